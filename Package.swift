@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "JuiceMaker",
+  platforms: [.macOS(.v15)],
+  products: [
+    .library(name: "JuiceMakerKit", targets: ["JuiceMakerKit"]),
+    .library(name: "JuiceMakerSQLite", targets: ["JuiceMakerSQLite"]),
+    .executable(name: "juice-maker", targets: ["juice-maker"]),
+  ],
+  targets: [
+    .target(name: "JuiceMakerKit"),
+    .systemLibrary(
+      name: "CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+    ),
+    .target(name: "JuiceMakerSQLite", dependencies: ["JuiceMakerKit", "CSQLite"]),
+    .target(name: "JuiceMakerCLI", dependencies: ["JuiceMakerKit", "JuiceMakerSQLite"]),
+    .executableTarget(name: "juice-maker", dependencies: ["JuiceMakerCLI"]),
+    .executableTarget(
+      name: "juice-maker-benchmark",
+      dependencies: ["JuiceMakerKit", "JuiceMakerSQLite", "JuiceMakerCLI"]
+    ),
+    .testTarget(name: "JuiceMakerKitTests", dependencies: ["JuiceMakerKit"]),
+    .testTarget(name: "JuiceMakerSQLiteTests", dependencies: ["JuiceMakerSQLite"]),
+    .testTarget(name: "JuiceMakerCLITests", dependencies: ["JuiceMakerCLI"]),
+  ]
+)
+
+for target in package.targets where target.type != .system {
+  var settings = target.swiftSettings ?? []
+  settings.append(contentsOf: [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+  ])
+  target.swiftSettings = settings
+}

@@ -1,0 +1,62 @@
+/// A fruit the shops use, as a pack defines it.
+///
+/// Fruits are data: a pack file in the recipes directory lists them with their
+/// initial stock. The display name comes from the string catalog under the key
+/// `fruit.<id>`.
+public struct Fruit: Hashable, Sendable, Identifiable {
+  /// The fruit's stable identifier, such as `strawberry`.
+  public struct ID: Hashable, Sendable {
+    /// The raw identifier as written in the pack.
+    public let rawValue: String
+
+    /// Creates an identifier from its raw text.
+    public init(_ rawValue: String) {
+      self.rawValue = rawValue
+    }
+  }
+
+  /// The fruit's identifier.
+  public let id: ID
+  /// The stock a new store starts with.
+  public let initialStock: Int
+
+  /// Creates a fruit.
+  ///
+  /// - Parameters:
+  ///   - id: The fruit's identifier.
+  ///   - initialStock: The stock a new store starts with; 10 by default.
+  public init(id: ID, initialStock: Int = Fruit.defaultInitialStock) {
+    self.id = id
+    self.initialStock = initialStock
+  }
+
+  /// The initial stock of a fruit whose pack gives none.
+  public static let defaultInitialStock = 10
+}
+
+// MARK: - Fruit.ID conformances
+
+extension Fruit.ID: ExpressibleByStringLiteral {
+  public init(stringLiteral value: String) {
+    self.init(value)
+  }
+}
+
+extension Fruit.ID: CustomStringConvertible {
+  public var description: String { rawValue }
+}
+
+extension Fruit.ID: Comparable {
+  public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+extension Fruit.ID: Codable {
+  public init(from decoder: any Decoder) throws {
+    self.init(try decoder.singleValueContainer().decode(String.self))
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(rawValue)
+  }
+}

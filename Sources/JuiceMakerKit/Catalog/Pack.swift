@@ -1,0 +1,253 @@
+/// The contents of one pack file, as written, before packs are merged.
+struct Pack: Sendable {
+  /// A fruit and the JSON path it was defined at.
+  struct FruitEntry: Sendable {
+    let fruit: Fruit
+    let path: String
+  }
+
+  /// A juice and the JSON path it was defined at, with the path of each ingredient.
+  struct JuiceEntry: Sendable {
+    let id: Juice.ID
+    let ingredients: [Ingredient]
+    let ingredientPaths: [String]
+    let path: String
+  }
+
+  /// The file the pack came from, as problems name it.
+  let file: String
+  var fruits: [FruitEntry] = []
+  var juices: [JuiceEntry] = []
+}
+
+/// Turns a parsed JSON document into a `Pack`, collecting every problem.
+struct PackDecoder {
+  private let file: String
+  private var problems: [CatalogError.Problem] = []
+
+  private init(file: String) {
+    self.file = file
+  }
+
+  /// Decodes a pack file's bytes.
+  ///
+  /// - Parameters:
+  ///   - data: The file's contents.
+  ///   - file: The file's path, as problems name it.
+  /// - Returns: The valid entries of the pack, and every problem found.
+  static func decode(_ data: [UInt8], file: String) -> (Pack, [CatalogError.Problem]) {
+    var decoder = PackDecoder(file: file)
+    let root: JSONNode
+    do {
+      root = try JSONParser.parse(data)
+    } catch {
+      let reason = CatalogError.Reason.malformedJSON(
+        detail: error.reason, line: error.line, column: error.column)
+      return (Pack(file: file), [CatalogError.Problem(file: file, path: "", reason: reason)])
+    }
+    let pack = decoder.decodePack(root)
+    return (pack, decoder.problems)
+  }
+
+  private mutating func report(_ path: String, _ reason: CatalogError.Reason) {
+    problems.append(CatalogError.Problem(file: file, path: path, reason: reason))
+  }
+
+  private mutating func decodePack(_ root: JSONNode) -> Pack {
+    var pack = Pack(file: file)
+    guard let members = object(root, at: "", allowed: ["fruits", "juices"]) else {
+      return pack
+    }
+    for member in members {
+      guard let elements = array(member.node, at: member.key) else { continue }
+      for (index, element) in elements.enumerated() {
+        let path = "\(member.key)[\(index)]"
+        if member.key == "fruits" {
+          if let entry = decodeFruit(element, at: path) { pack.fruits.append(entry) }
+        } else if let entry = decodeJuice(element, at: path) {
+          pack.juices.append(entry)
+        }
+      }
+    }
+    return pack
+  }
+
+  private mutating func decodeFruit(_ node: JSONNode, at path: String) -> Pack.FruitEntry? {
+    guard let members = object(node, at: path, allowed: ["id", "stock"], required: ["id"]) else {
+      return nil
+    }
+    var id: String?
+    var stock = Fruit.defaultInitialStock
+    var valid = true
+    for member in members {
+      let memberPath = "\(path).\(member.key)"
+      if member.key == "id" {
+        id = identifier(member.node, at: memberPath)
+        valid = valid && id != nil
+      } else if let value = integer(member.node, at: memberPath) {
+        if value < 0 {
+          report(memberPath, .negativeStock(value))
+          valid = false
+        } else {
+          stock = value
+        }
+      } else {
+        valid = false
+      }
+    }
+    guard valid, let id else { return nil }
+    return Pack.FruitEntry(fruit: Fruit(id: Fruit.ID(id), initialStock: stock), path: path)
+  }
+
+  private mutating func decodeJuice(_ node: JSONNode, at path: String) -> Pack.JuiceEntry? {
+    guard
+      let members = object(
+        node, at: path, allowed: ["id", "ingredients"], required: ["id", "ingredients"])
+    else {
+      return nil
+    }
+    var id: String?
+    var ingredients: [Ingredient] = []
+    var ingredientPaths: [String] = []
+    var valid = members.contains { $0.key == "ingredients" }
+    for member in members {
+      let memberPath = "\(path).\(member.key)"
+      if member.key == "id" {
+        id = identifier(member.node, at: memberPath)
+        valid = valid && id != nil
+        continue
+      }
+      guard let elements = array(member.node, at: memberPath) else {
+        valid = false
+        continue
+      }
+      if elements.isEmpty {
+        report(memberPath, .emptyRecipe)
+        valid = false
+      }
+      var seen: Set<String> = []
+      for (index, element) in elements.enumerated() {
+        let ingredientPath = "\(memberPath)[\(index)]"
+        guard let ingredient = decodeIngredient(element, at: ingredientPath) else {
+          valid = false
+          continue
+        }
+        if !seen.insert(ingredient.fruit.rawValue).inserted {
+          report("\(ingredientPath).fruit", .repeatedIngredient(ingredient.fruit))
+          valid = false
+        }
+        ingredients.append(ingredient)
+        ingredientPaths.append(ingredientPath)
+      }
+    }
+    guard valid, let id else { return nil }
+    return Pack.JuiceEntry(
+      id: Juice.ID(id), ingredients: ingredients, ingredientPaths: ingredientPaths, path: path)
+  }
+
+  private mutating func decodeIngredient(_ node: JSONNode, at path: String) -> Ingredient? {
+    guard
+      let members = object(
+        node, at: path, allowed: ["fruit", "count"], required: ["fruit", "count"])
+    else {
+      return nil
+    }
+    var fruit: String?
+    var count: Int?
+    var valid = true
+    for member in members {
+      let memberPath = "\(path).\(member.key)"
+      if member.key == "fruit" {
+        fruit = identifier(member.node, at: memberPath)
+        valid = valid && fruit != nil
+      } else if let value = integer(member.node, at: memberPath) {
+        if value <= 0 {
+          report(memberPath, .nonPositiveCount(value))
+          valid = false
+        } else {
+          count = value
+        }
+      } else {
+        valid = false
+      }
+    }
+    guard valid, let fruit, let count else { return nil }
+    return Ingredient(fruit: Fruit.ID(fruit), count: count)
+  }
+
+  // MARK: - Typed accessors that report problems
+
+  private mutating func object(
+    _ node: JSONNode, at path: String, allowed: Set<String>, required: [String] = []
+  ) -> [JSONMember]? {
+    guard case .object(let members) = node.value else {
+      report(path, .wrongType(expected: "an object", found: node.value.kindName))
+      return nil
+    }
+    var known: [JSONMember] = []
+    for member in members {
+      if allowed.contains(member.key) {
+        known.append(member)
+      } else {
+        report(path.isEmpty ? member.key : "\(path).\(member.key)", .unknownKey(member.key))
+      }
+    }
+    for key in required where !members.contains(where: { $0.key == key }) {
+      report(path, .missingKey(key))
+    }
+    return known
+  }
+
+  private mutating func array(_ node: JSONNode, at path: String) -> [JSONNode]? {
+    guard case .array(let elements) = node.value else {
+      report(path, .wrongType(expected: "an array", found: node.value.kindName))
+      return nil
+    }
+    return elements
+  }
+
+  private mutating func identifier(_ node: JSONNode, at path: String) -> String? {
+    guard case .string(let text) = node.value else {
+      report(path, .wrongType(expected: "a string id", found: node.value.kindName))
+      return nil
+    }
+    guard Self.isValidID(text) else {
+      report(path, .invalidID(text))
+      return nil
+    }
+    return text
+  }
+
+  private mutating func integer(_ node: JSONNode, at path: String) -> Int? {
+    guard case .number(let text) = node.value else {
+      report(path, .wrongType(expected: "a whole number", found: node.value.kindName))
+      return nil
+    }
+    if text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) {
+      report(path, .notWholeNumber(text))
+      return nil
+    }
+    guard let value = Int(text) else {
+      report(path, .numberOutOfRange(text))
+      return nil
+    }
+    return value
+  }
+
+  /// Whether `text` is a valid fruit or juice id: lowercase ASCII letters, digits
+  /// and `-`, starting with a letter.
+  static func isValidID(_ text: String) -> Bool {
+    var first = true
+    for byte in text.utf8 {
+      let isLetter = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")
+      let isDigit = byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+      if first {
+        guard isLetter else { return false }
+        first = false
+      } else if !(isLetter || isDigit || byte == UInt8(ascii: "-")) {
+        return false
+      }
+    }
+    return !first
+  }
+}
