@@ -23,7 +23,8 @@ let package = Package(
       name: "juice-maker-benchmark",
       dependencies: ["JuiceMakerKit", "JuiceMakerSQLite", "JuiceMakerCLI"]
     ),
-    .testTarget(name: "JuiceMakerKitTests", dependencies: ["JuiceMakerKit"]),
+    .testTarget(
+      name: "JuiceMakerKitTests", dependencies: ["JuiceMakerKit"], exclude: ["Fixtures"]),
     .testTarget(name: "JuiceMakerSQLiteTests", dependencies: ["JuiceMakerSQLite"]),
     .testTarget(name: "JuiceMakerCLITests", dependencies: ["JuiceMakerCLI"]),
   ]

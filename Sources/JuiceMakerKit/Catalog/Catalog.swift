@@ -39,7 +39,8 @@ public struct Catalog: Sendable {
     for (index, fruit) in fruits.enumerated() {
       let path = "fruits[\(index)]"
       if !PackDecoder.isValidID(fruit.id.rawValue) {
-        problems.append(.init(file: pack.file, path: "\(path).id", reason: .invalidID(fruit.id.rawValue)))
+        problems.append(
+          .init(file: pack.file, path: "\(path).id", reason: .invalidID(fruit.id.rawValue)))
       }
       if fruit.initialStock < 0 {
         problems.append(
@@ -50,7 +51,8 @@ public struct Catalog: Sendable {
     for (index, juice) in juices.enumerated() {
       let path = "juices[\(index)]"
       if !PackDecoder.isValidID(juice.id.rawValue) {
-        problems.append(.init(file: pack.file, path: "\(path).id", reason: .invalidID(juice.id.rawValue)))
+        problems.append(
+          .init(file: pack.file, path: "\(path).id", reason: .invalidID(juice.id.rawValue)))
       }
       if juice.ingredients.isEmpty {
         problems.append(.init(file: pack.file, path: "\(path).ingredients", reason: .emptyRecipe))
@@ -95,7 +97,8 @@ public struct Catalog: Sendable {
           problems.append(
             .init(
               file: pack.file, path: "\(entry.path).id",
-              reason: .duplicateFruit(entry.fruit.id, firstFile: origin.file, firstPath: origin.path)))
+              reason: .duplicateFruit(
+                entry.fruit.id, firstFile: origin.file, firstPath: origin.path)))
           continue
         }
         fruitIndices[entry.fruit.id] = fruits.count

@@ -25,7 +25,8 @@ extension Catalog {
     guard FileManager.default.fileExists(atPath: directoryPath, isDirectory: &isDirectory),
       isDirectory.boolValue
     else {
-      throw CatalogError(problems: [.init(file: directoryPath, path: "", reason: .directoryMissing)])
+      throw CatalogError(problems: [.init(file: directoryPath, path: "", reason: .directoryMissing)]
+      )
     }
     let names: [String]
     do {

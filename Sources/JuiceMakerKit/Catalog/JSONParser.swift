@@ -244,10 +244,12 @@ struct JSONParser {
       }
       while offset < bytes.count, isDigit(bytes[offset]) { offset += 1 }
     }
-    if offset < bytes.count, bytes[offset] == UInt8(ascii: "e") || bytes[offset] == UInt8(ascii: "E")
+    if offset < bytes.count,
+      bytes[offset] == UInt8(ascii: "e") || bytes[offset] == UInt8(ascii: "E")
     {
       offset += 1
-      if offset < bytes.count, bytes[offset] == UInt8(ascii: "+") || bytes[offset] == UInt8(ascii: "-")
+      if offset < bytes.count,
+        bytes[offset] == UInt8(ascii: "+") || bytes[offset] == UInt8(ascii: "-")
       {
         offset += 1
       }
@@ -279,7 +281,8 @@ struct JSONParser {
       }
       if byte == UInt8(ascii: "\\") { break }
       if byte < 0x20 {
-        throw fail("a control character (byte 0x\(String(byte, radix: 16))) must be escaped in a string")
+        throw fail(
+          "a control character (byte 0x\(String(byte, radix: 16))) must be escaped in a string")
       }
       offset += 1
     }
@@ -297,7 +300,8 @@ struct JSONParser {
         offset += 1
         try parseEscape(into: &scratch)
       case 0..<0x20:
-        throw fail("a control character (byte 0x\(String(byte, radix: 16))) must be escaped in a string")
+        throw fail(
+          "a control character (byte 0x\(String(byte, radix: 16))) must be escaped in a string")
       default:
         scratch.append(byte)
         offset += 1

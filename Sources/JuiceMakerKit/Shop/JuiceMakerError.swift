@@ -19,7 +19,9 @@ extension JuiceMakerError: CustomStringConvertible {
     switch self {
     case .outOfStock(let shortages):
       "out of stock: "
-        + shortages.map { "\($0.fruit) short by \($0.missing) (needs \($0.needed), has \($0.available))" }
+        + shortages.map {
+          "\($0.fruit) short by \($0.missing) (needs \($0.needed), has \($0.available))"
+        }
         .joined(separator: ", ")
     case .unknownJuice(let juice):
       "unknown juice \"\(juice)\""

@@ -29,7 +29,9 @@ public final class FruitStore: Sendable {
   /// Creates an in-memory store holding each fruit's initial stock from the catalog.
   public convenience init(catalog: Catalog) {
     let fruits = catalog.fruits.map(\.id)
-    self.init(validated: InMemoryStockStorage(fruits: fruits, levels: catalog.fruits.map(\.initialStock)), levels: catalog.fruits.map(\.initialStock))
+    self.init(
+      validated: InMemoryStockStorage(fruits: fruits, levels: catalog.fruits.map(\.initialStock)),
+      levels: catalog.fruits.map(\.initialStock))
   }
 
   /// Creates an in-memory store with the given levels, its fruits in id order.
