@@ -158,6 +158,7 @@ public struct Catalog: Sendable {
 
   /// The position of a juice in `juices`, found in constant time for juices this
   /// catalog handed out.
+  @usableFromInline
   func index(of juice: Juice) -> Int? {
     if let position = juice.position, position.catalog == serial {
       return position.index

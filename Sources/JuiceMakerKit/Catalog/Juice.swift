@@ -18,7 +18,7 @@ public struct Juice: Hashable, Sendable, Identifiable {
   /// The fruits one juice takes, in the order the pack lists them.
   public let ingredients: [Ingredient]
   /// Where the juice sits in the catalog that loaded it, for constant-time lookup.
-  let position: CatalogPosition?
+  @usableFromInline let position: CatalogPosition?
 
   /// Creates a juice that belongs to no catalog.
   ///
@@ -46,9 +46,10 @@ public struct Juice: Hashable, Sendable, Identifiable {
 }
 
 /// A juice's index in the catalog that created it, tagged with that catalog's serial number.
+@usableFromInline
 struct CatalogPosition: Sendable {
-  let catalog: Int
-  let index: Int
+  @usableFromInline let catalog: Int
+  @usableFromInline let index: Int
 }
 
 // MARK: - Juice.ID conformances

@@ -18,7 +18,9 @@ public struct JuiceMaker: Sendable {
   public let catalog: Catalog
   /// The shared stock.
   public let store: FruitStore
-  private let recipes: RecipeTable
+  /// Everything an order touches, behind one reference so that copying or
+  /// borrowing the shop costs no reference counting on the order path.
+  @usableFromInline let recipes: RecipeTable
 
   /// Creates a shop.
   ///
@@ -63,24 +65,27 @@ public struct JuiceMaker: Sendable {
   /// - Returns: The order.
   /// - Throws: As `make(_:count:)` with an id.
   /// - Complexity: O(*k*) for a recipe of *k* fruits.
-  @discardableResult
+  @inlinable @discardableResult
   public func make(_ juice: Juice, count: Int = 1) throws(JuiceMakerError) -> Order {
-    guard let index = catalog.index(of: juice) else { throw .unknownJuice(juice.id) }
+    let index: Int
+    if let position = juice.position, position.catalog == recipes.catalogSerial {
+      index = position.index
+    } else {
+      guard let found = catalog.index(of: juice) else { throw .unknownJuice(juice.id) }
+      index = found
+    }
     try withdraw(index, count: count)
     return Order(juice: juice.id, count: count)
   }
 
-  @inline(__always)
-  private func withdraw(_ index: Int, count: Int) throws(JuiceMakerError) {
+  @inlinable
+  func withdraw(_ index: Int, count: Int) throws(JuiceMakerError) {
     guard count > 0, count <= recipes.maximumCounts[index] else {
       throw .invalidCount(count)
     }
     let shortages: [Shortage]?
-    if let memory = store.memory, !store.observers.isActive {
-      let recipes = self.recipes
-      shortages = memory.state.withLock { levels in
-        recipes.withdraw(index, count: count, from: &levels)
-      }
+    if let fast = recipes.withdrawInMemory(index, count: count) {
+      shortages = fast
     } else {
       shortages = try withdrawReporting(index, count: count)
     }
@@ -88,8 +93,8 @@ public struct JuiceMaker: Sendable {
   }
 
   /// The general path: persistent storage, or observers listening.
-  @inline(never)
-  private func withdrawReporting(_ index: Int, count: Int) throws(JuiceMakerError) -> [Shortage]? {
+  @usableFromInline @inline(never)
+  func withdrawReporting(_ index: Int, count: Int) throws(JuiceMakerError) -> [Shortage]? {
     let operation = StockOperation(
       kind: .order, shop: name, subject: catalog.juices[index].id.rawValue, count: count)
     let recipes = self.recipes

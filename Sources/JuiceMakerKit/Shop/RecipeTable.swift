@@ -2,18 +2,28 @@
 ///
 /// Built once per `JuiceMaker`, so an order reads a few integers instead of hashing
 /// fruit ids.
+@usableFromInline
 final class RecipeTable: Sendable {
   /// Where each juice's ingredients start in `slots` and `counts`; one extra entry
   /// marks the end.
-  private let starts: [Int]
+  @usableFromInline let starts: [Int]
   /// The store level index of each ingredient, or -1 for a fruit the store lacks.
-  private let slots: [Int]
+  @usableFromInline let slots: [Int]
   /// How many of the fruit one juice takes.
-  private let counts: [Int]
+  @usableFromInline let counts: [Int]
   /// The fruit of each ingredient, for reporting shortages.
   private let fruits: [Fruit.ID]
   /// The largest count of each juice that does not overflow `Int`.
-  let maximumCounts: [Int]
+  @usableFromInline let maximumCounts: [Int]
+  /// The serial number of the catalog the table was built from.
+  @usableFromInline let catalogSerial: Int
+  /// The store's levels when it keeps them in memory; this reference keeps them alive.
+  private let memory: SpinLocked<[Int]>?
+  /// The same levels, reached on the order path without reference counting (an
+  /// atomic retain and release per order otherwise cost more than the order itself).
+  @usableFromInline let unretainedMemory: Unmanaged<SpinLocked<[Int]>>?
+  /// The store's observers.
+  @usableFromInline let observers: ObserverRegistry
 
   init(catalog: Catalog, store: FruitStore) {
     var starts = [0]
@@ -37,6 +47,23 @@ final class RecipeTable: Sendable {
     self.counts = counts
     self.fruits = fruits
     self.maximumCounts = maximumCounts
+    self.catalogSerial = catalog.serial
+    self.memory = store.memory?.state
+    self.unretainedMemory = memory.map { Unmanaged.passUnretained($0) }
+    self.observers = store.observers
+  }
+
+  /// Withdraws from an in-memory store with no observers, under its lock alone.
+  ///
+  /// - Returns: `nil` when the store needs the general path (persistent storage or
+  ///   observers); `.some(nil)` when the fruit was withdrawn; `.some(shortages)` when
+  ///   it was refused.
+  @inlinable
+  func withdrawInMemory(_ juice: Int, count: Int) -> [Shortage]?? {
+    guard let unretainedMemory, !observers.isActive else { return nil }
+    return unretainedMemory._withUnsafeGuaranteedRef { memory in
+      memory.withLock { levels in withdraw(juice, count: count, from: &levels) }
+    }
   }
 
   /// Withdraws `count` juices' worth of fruit, or nothing when any fruit is short.
@@ -44,7 +71,7 @@ final class RecipeTable: Sendable {
   /// - Precondition: `1 <= count <= maximumCounts[juice]`.
   /// - Returns: `nil` when the fruit was withdrawn, else every shortage in recipe
   ///   order.
-  @inline(__always)
+  @inlinable
   func withdraw(_ juice: Int, count: Int, from levels: inout [Int]) -> [Shortage]? {
     let range = starts[juice]..<starts[juice + 1]
     for ingredient in range {
@@ -60,7 +87,7 @@ final class RecipeTable: Sendable {
   }
 
   /// Every short fruit of a recipe, in recipe order.
-  @inline(never)
+  @usableFromInline @inline(never)
   func shortages(_ juice: Int, count: Int, levels: [Int]) -> [Shortage] {
     var shortages: [Shortage] = []
     for ingredient in starts[juice]..<starts[juice + 1] {

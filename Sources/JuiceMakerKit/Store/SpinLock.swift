@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -17,34 +17,43 @@ import Synchronization
 ///
 /// This is the package's only `@unchecked Sendable` type: the value is reached only
 /// inside `withLock`, between acquire and release of the atomic flag.
+@usableFromInline
 final class SpinLocked<Value> {
-  private let flag = Atomic<Bool>(false)
-  private var value: Value
+  @usableFromInline let flag = Atomic<Bool>(false)
+  /// The value lives outside the object so that access needs no dynamic
+  /// exclusivity check: the lock already guarantees exclusive access.
+  @usableFromInline let value: UnsafeMutablePointer<Value>
 
   init(_ value: Value) {
-    self.value = value
+    self.value = UnsafeMutablePointer.allocate(capacity: 1)
+    self.value.initialize(to: value)
+  }
+
+  deinit {
+    value.deinitialize(count: 1)
+    value.deallocate()
   }
 
   /// Runs `body` with exclusive access to the value.
-  @inline(__always)
+  @inlinable
   func withLock<Result, Failure: Error>(
     _ body: (inout Value) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     lock()
     defer { unlock() }
-    return try body(&value)
+    return try body(&value.pointee)
   }
 
-  @inline(__always)
-  private func lock() {
+  @inlinable
+  func lock() {
     if flag.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
       return
     }
     lockSlowly()
   }
 
-  @inline(never)
-  private func lockSlowly() {
+  @usableFromInline @inline(never)
+  func lockSlowly() {
     while true {
       var spins = 0
       while flag.load(ordering: .relaxed) {
@@ -60,8 +69,8 @@ final class SpinLocked<Value> {
     }
   }
 
-  @inline(__always)
-  private func unlock() {
+  @inlinable
+  func unlock() {
     flag.store(false, ordering: .releasing)
   }
 }

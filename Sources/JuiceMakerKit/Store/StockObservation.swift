@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// A registration of a stock observer; the observer stays registered until
 /// `cancel()` is called or the observation is released.
@@ -25,6 +25,7 @@ public final class StockObservation: Sendable {
 ///
 /// The store asks `isActive` inside its hot path, which costs one atomic load, and
 /// builds change records only when someone is listening.
+@usableFromInline
 final class ObserverRegistry: Sendable {
   typealias Handler = @Sendable (StockChange) -> Void
 
@@ -34,10 +35,10 @@ final class ObserverRegistry: Sendable {
   }
 
   private let state = SpinLocked(State())
-  private let count = Atomic<Int>(0)
+  @usableFromInline let count = Atomic<Int>(0)
 
   /// Whether any observer is registered.
-  var isActive: Bool {
+  @inlinable var isActive: Bool {
     count.load(ordering: .acquiring) > 0
   }
 
