@@ -1,0 +1,85 @@
+import Foundation
+import JuiceMakerKit
+import JuiceMakerSQLite
+
+/// `juice-maker history [--limit N]`: the journal of orders and stock edits, newest first.
+struct HistoryCommand {
+  let context: Context
+
+  /// How many entries `history` shows without `--limit`.
+  static let defaultLimit = 20
+
+  func run() throws(CLIError) {
+    _ = try context.arguments([], command: "history")
+    let limit =
+      try context.invocation["limit"].map { text throws(CLIError) in
+        try Quantity.parse(text, for: "--limit", .positive)
+      } ?? Self.defaultLimit
+    let catalog = try context.loadCatalog()
+    let (_, storage) = try context.openStore(for: catalog)
+    let entries: [JournalEntry]
+    do {
+      entries = try storage.journal(limit: limit)
+    } catch {
+      throw CLIError(error)
+    }
+    if context.json {
+      context.emit(HistoryDocument(entries: entries.map(HistoryDocument.Entry.init)))
+      return
+    }
+    let texts = context.texts
+    if entries.isEmpty {
+      context.say(texts.string("history.empty"))
+      return
+    }
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withFullDate, .withFullTime, .withSpaceBetweenDateAndTime]
+    formatter.timeZone = TimeZone.current
+    for entry in entries {
+      let subject: String
+      switch entry.kind {
+      case .order: subject = texts.name(of: Juice.ID(entry.subject))
+      case .add, .remove, .set: subject = texts.name(of: Fruit.ID(entry.subject))
+      }
+      let changes = entry.changes.sorted { $0.key < $1.key }.map { fruit, delta in
+        texts.name(of: fruit) + " " + (delta > 0 ? "+" : "") + String(delta)
+      }
+      let line = [
+        formatter.string(from: entry.time),
+        Texts.shown(entry.shop),
+        texts.string("history.kind." + entry.kind.rawValue),
+        subject + " ×" + String(entry.count),
+        texts.string(entry.outcome == .done ? "history.outcome.done" : "history.outcome.refused"),
+        changes.joined(separator: ", "),
+      ]
+      context.say(line.joined(separator: "  "))
+    }
+  }
+}
+
+/// `{"entries":[…]}`.
+struct HistoryDocument: Encodable {
+  struct Entry: Encodable {
+    let id: Int64
+    let time: String
+    let shop: String
+    let kind: String
+    let subject: String
+    let count: Int
+    let outcome: String
+    let changes: [String: Int]
+
+    init(_ entry: JournalEntry) {
+      id = entry.id
+      time = ISO8601DateFormatter().string(from: entry.time)
+      shop = entry.shop
+      kind = entry.kind.rawValue
+      subject = entry.subject
+      count = entry.count
+      outcome = entry.outcome == .done ? "done" : "refused"
+      changes = Dictionary(uniqueKeysWithValues: entry.changes.map { ($0.key.rawValue, $0.value) })
+    }
+  }
+
+  let entries: [Entry]
+}

@@ -1,0 +1,61 @@
+import JuiceMakerKit
+
+/// `juice-maker menu`: each juice with its name, recipe, and how many can be made now.
+struct MenuCommand {
+  let context: Context
+
+  func run() throws(CLIError) {
+    _ = try context.arguments([], command: "menu")
+    let catalog = try context.loadCatalog()
+    let (store, _) = try context.openStore(for: catalog)
+    let shop = JuiceMaker(name: context.shopName, catalog: catalog, store: store)
+    let menu = shop.availability()
+    let texts = context.texts
+    if context.json {
+      context.emit(
+        MenuDocument(
+          juices: menu.map { item in
+            JuiceDocument(
+              id: item.juice.id.rawValue, name: texts.localizer.name(of: item.juice.id),
+              ingredients: item.juice.ingredients, makeable: item.makeable)
+          }))
+      return
+    }
+    let names = menu.map { texts.name(of: $0.juice.id) }
+    let width = names.map(\.displayWidth).max() ?? 0
+    for (item, name) in zip(menu, names) {
+      context.say(
+        name.padded(to: width) + "  " + Self.recipe(item.juice, texts: texts) + "  "
+          + texts.string("menu.makeable", .int(item.makeable)))
+    }
+  }
+
+  /// "딸기 10, 바나나 1".
+  static func recipe(_ juice: Juice, texts: Texts) -> String {
+    texts.localizer.list(
+      juice.ingredients.map {
+        texts.string(
+          "menu.ingredient", .string(texts.name(of: $0.fruit, count: $0.count)), .int($0.count))
+      })
+  }
+}
+
+extension String {
+  /// Columns the text takes on a terminal: East Asian wide characters count two.
+  var displayWidth: Int {
+    unicodeScalars.reduce(0) { width, scalar in
+      let value = scalar.value
+      let wide =
+        (0x1100...0x115F).contains(value) || (0x2E80...0xA4CF).contains(value)
+        || (0xAC00...0xD7A3).contains(value) || (0xF900...0xFAFF).contains(value)
+        || (0xFE30...0xFE4F).contains(value) || (0xFF00...0xFF60).contains(value)
+        || (0xFFE0...0xFFE6).contains(value) || (0x1F300...0x1FAFF).contains(value)
+      return width + (wide ? 2 : 1)
+    }
+  }
+
+  /// The text followed by spaces up to `width` columns.
+  func padded(to width: Int) -> String {
+    self + String(repeating: " ", count: max(0, width - displayWidth))
+  }
+}

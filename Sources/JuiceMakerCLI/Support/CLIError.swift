@@ -1,0 +1,178 @@
+import JuiceMakerKit
+
+/// Why a command did not do what was asked. Each case knows its exit code, its
+/// JSON error code, and the catalog key of its message.
+enum CLIError: Error, Equatable, Sendable {
+  /// The first argument is not a command.
+  case unknownCommand(String)
+  /// An option no command defines.
+  case unknownOption(String)
+  /// A flag given a value (`--json=yes`).
+  case unexpectedValue(option: String)
+  /// An option that needs a value came last.
+  case missingValue(option: String)
+  /// An option given an empty value.
+  case emptyValue(option: String)
+  /// An option the command does not take.
+  case optionNotApplicable(option: String, command: String)
+  /// Two options that exclude each other.
+  case conflictingOptions(String, String)
+  /// A required argument is missing.
+  case missingArgument(argument: String, command: String)
+  /// An argument the command does not take.
+  case unexpectedArgument(String, command: String)
+  /// A count or quantity that is not a whole number.
+  case notWholeNumber(value: String, option: String)
+  /// A whole number too large for the shop.
+  case tooLarge(value: String, option: String)
+  /// A number below 1 where a positive one is needed.
+  case notPositive(value: String, option: String)
+  /// A negative number.
+  case negative(value: String, option: String)
+  /// No juice has this id or name.
+  case unknownJuice(String)
+  /// No fruit has this id or name.
+  case unknownFruit(String)
+  /// A name that several juices or fruits answer to.
+  case ambiguousName(String, candidates: [String])
+  /// Adding would overflow the stock.
+  case overflow(fruit: Fruit.ID, stock: Int, amount: Int)
+  /// Some fruit is short for an order.
+  case outOfStock([Shortage])
+  /// A stock removal asks for more than there is.
+  case notEnoughStock(Shortage)
+  /// The packs have problems.
+  case invalidPacks(CatalogError)
+  /// The string catalogs have problems.
+  case invalidStrings(LocalizationError)
+  /// The validation found errors; `count` of them.
+  case validationFailed(errors: Int)
+  /// The store file is not a valid store.
+  case invalidStore(path: String, detail: String)
+  /// The store file cannot be used now.
+  case storeUnavailable(path: String, detail: String)
+  /// A rush broke the conservation law.
+  case conservationBroken(String)
+  /// The command has already written its result; it ends with this code.
+  case alreadyReported(ExitCode)
+
+  /// The exit code the command ends with.
+  var exitCode: ExitCode {
+    switch self {
+    case .outOfStock, .notEnoughStock: .refused
+    case .invalidPacks, .invalidStrings, .validationFailed, .invalidStore, .conservationBroken:
+      .dataError
+    case .storeUnavailable: .ioError
+    case .alreadyReported(let code): code
+    default: .usage
+    }
+  }
+
+  /// The `error` field of the JSON document.
+  var code: String {
+    switch self {
+    case .unknownCommand: "unknownCommand"
+    case .unknownOption: "unknownOption"
+    case .unexpectedValue: "unexpectedValue"
+    case .missingValue: "missingValue"
+    case .emptyValue: "emptyValue"
+    case .optionNotApplicable: "optionNotApplicable"
+    case .conflictingOptions: "conflictingOptions"
+    case .missingArgument: "missingArgument"
+    case .unexpectedArgument: "unexpectedArgument"
+    case .notWholeNumber: "notWholeNumber"
+    case .tooLarge: "tooLarge"
+    case .notPositive: "notPositive"
+    case .negative: "negative"
+    case .unknownJuice: "unknownJuice"
+    case .unknownFruit: "unknownFruit"
+    case .ambiguousName: "ambiguousName"
+    case .overflow: "overflow"
+    case .outOfStock: "outOfStock"
+    case .notEnoughStock: "outOfStock"
+    case .invalidPacks: "invalidPacks"
+    case .invalidStrings: "invalidCatalog"
+    case .validationFailed: "validationFailed"
+    case .invalidStore: "invalidStore"
+    case .storeUnavailable: "storeUnavailable"
+    case .conservationBroken: "conservationBroken"
+    case .alreadyReported: "alreadyReported"
+    }
+  }
+
+  /// The message in the user's language, names and inputs escaped for a terminal.
+  func message(_ texts: Texts) -> String {
+    let l = texts.localizer
+    func s(_ text: String) -> LocalizedArgument { .string(Texts.shown(text)) }
+    switch self {
+    case .unknownCommand(let name):
+      return l.string("error.unknownCommand", s(name))
+    case .unknownOption(let option):
+      return l.string("error.unknownOption", s(option))
+    case .unexpectedValue(let option):
+      return l.string("error.unexpectedValue", s(option))
+    case .missingValue(let option):
+      return l.string("error.missingValue", s(option))
+    case .emptyValue(let option):
+      return l.string("error.emptyValue", s(option))
+    case .optionNotApplicable(let option, let command):
+      return l.string("error.optionNotApplicable", s(option), s(command))
+    case .conflictingOptions(let first, let second):
+      return l.string("error.conflictingOptions", s(first), s(second))
+    case .missingArgument(let argument, let command):
+      return l.string("error.missingArgument", s(argument), s(command))
+    case .unexpectedArgument(let argument, let command):
+      return l.string("error.unexpectedArgument", s(argument), s(command))
+    case .notWholeNumber(let value, let option):
+      return l.string("error.notWholeNumber", s(value), s(option))
+    case .tooLarge(let value, let option):
+      return l.string("error.tooLarge", s(value), s(option))
+    case .notPositive(let value, let option):
+      return l.string("error.notPositive", s(value), s(option))
+    case .negative(let value, let option):
+      return l.string("error.negative", s(value), s(option))
+    case .unknownJuice(let name):
+      return l.string("error.unknownJuice", s(name))
+    case .unknownFruit(let name):
+      return l.string("error.unknownFruit", s(name))
+    case .ambiguousName(let name, let candidates):
+      return l.string(
+        "error.ambiguousName", s(name), .string(l.list(candidates.map(Texts.shown))))
+    case .overflow(let fruit, let stock, let amount):
+      return l.string(
+        "error.overflow", .string(texts.name(of: fruit)), .int(stock), .int(amount))
+    case .outOfStock(let shortages):
+      return texts.shortageMessage(shortages)
+    case .notEnoughStock(let shortage):
+      return l.string(
+        LocalizationKey.stockNotEnough, .string(texts.name(of: shortage.fruit)),
+        .int(shortage.available), .int(shortage.needed))
+    case .invalidPacks(let error):
+      let lines = error.problems.map { "  " + Texts.shown($0.description) }
+      return ([l.string("error.invalidPacks", .int(error.problems.count))] + lines)
+        .joined(separator: "\n")
+    case .invalidStrings(let error):
+      return Texts.shown(error.description)
+    case .validationFailed(let errors):
+      return l.string("error.validationFailed", .int(errors))
+    case .invalidStore(let path, let detail):
+      return l.string("error.invalidStore", s(path), s(detail))
+    case .storeUnavailable(let path, let detail):
+      return l.string("error.storeUnavailable", s(path), s(detail))
+    case .conservationBroken(let detail):
+      return l.string("error.conservationBroken", s(detail))
+    case .alreadyReported:
+      return ""
+    }
+  }
+}
+
+extension CLIError {
+  /// The error a store failure becomes.
+  init(_ error: StockStorageError) {
+    switch error {
+    case .invalid(let path, let detail): self = .invalidStore(path: path, detail: detail)
+    case .unavailable(let path, let detail): self = .storeUnavailable(path: path, detail: detail)
+    }
+  }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import JuiceMakerKit
+
+/// Encodes the documents `--json` prints: one line, keys sorted, so output is stable.
+enum JSONOutput {
+  static func encode(_ document: some Encodable) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    guard let data = try? encoder.encode(document) else {
+      return #"{"error":"io","message":"the result could not be encoded","ok":false}"# + "\n"
+    }
+    return String(decoding: data, as: UTF8.self) + "\n"
+  }
+}
+
+/// `{"ok":false,"error":"<code>","message":"…"}`, with the shortages of a refusal.
+struct ErrorDocument: Encodable {
+  let ok = false
+  let error: String
+  let message: String
+  let shortages: [Shortage]?
+  let problems: [String]?
+
+  init(error: CLIError, message: String) {
+    self.error = error.code
+    self.message = message
+    switch error {
+    case .outOfStock(let shortages): self.shortages = shortages
+    case .notEnoughStock(let shortage): self.shortages = [shortage]
+    default: self.shortages = nil
+    }
+    if case .invalidPacks(let catalogError) = error {
+      problems = catalogError.problems.map(\.description)
+    } else {
+      problems = nil
+    }
+  }
+}
+
+/// One fruit and its stock.
+struct FruitDocument: Encodable {
+  let id: String
+  let name: String
+  let stock: Int
+}
+
+/// `{"fruits":[…]}`.
+struct StockDocument: Encodable {
+  let fruits: [FruitDocument]
+}
+
+/// The result of a stock edit.
+struct StockEditDocument: Encodable {
+  let ok = true
+  let fruit: String
+  let name: String
+  let stock: Int
+  let fruits: [FruitDocument]
+}
+
+/// One juice on the menu.
+struct JuiceDocument: Encodable {
+  let id: String
+  let name: String
+  let ingredients: [Ingredient]
+  let makeable: Int
+}
+
+/// `{"juices":[…]}`.
+struct MenuDocument: Encodable {
+  let juices: [JuiceDocument]
+}
+
+/// An order made.
+struct OrderDocument: Encodable {
+  let ok = true
+  let juice: String
+  let name: String
+  let count: Int
+  let shop: String
+  let message: String
+  let stock: [String: Int]
+}

@@ -1,0 +1,49 @@
+/// Reads whole numbers from the command line, with the usage error each misreading earns.
+enum Quantity {
+  /// What a number must be.
+  enum Rule {
+    /// 1 or more.
+    case positive
+    /// 0 or more.
+    case nonNegative
+  }
+
+  /// Parses a whole number for an option or argument.
+  ///
+  /// - Parameters:
+  ///   - text: The text as given.
+  ///   - name: The option or argument, as messages name it (`--count`, `N`).
+  ///   - rule: What the number must be.
+  /// - Returns: The number.
+  /// - Throws: `CLIError` when the text is not a whole number, does not fit, or
+  ///   breaks the rule.
+  static func parse(_ text: String, for name: String, _ rule: Rule) throws(CLIError) -> Int {
+    let trimmed = text.trimmingWhitespace()
+    let digits =
+      trimmed.hasPrefix("-") || trimmed.hasPrefix("+") ? trimmed.dropFirst() : Substring(trimmed)
+    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+      throw .notWholeNumber(value: text, option: name)
+    }
+    guard let value = Int(trimmed.hasPrefix("+") ? String(digits) : trimmed) else {
+      throw .tooLarge(value: text, option: name)
+    }
+    switch rule {
+    case .positive where value < 1:
+      throw .notPositive(value: text, option: name)
+    case .nonNegative where value < 0:
+      throw .negative(value: text, option: name)
+    default:
+      return value
+    }
+  }
+}
+
+extension String {
+  /// The text without leading and trailing spaces and tabs.
+  func trimmingWhitespace() -> String {
+    var scalars = Substring(self)
+    while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }
+    while let last = scalars.last, last == " " || last == "\t" { scalars.removeLast() }
+    return String(scalars)
+  }
+}

@@ -1,0 +1,43 @@
+import JuiceMakerKit
+
+/// The user's language, with the shop's names and messages made safe for a terminal.
+struct Texts: Sendable {
+  /// The localizer of the chosen language.
+  let localizer: Localizer
+
+  /// A string of the catalog, escaped for a terminal.
+  func string(_ key: String, _ arguments: LocalizedArgument...) -> String {
+    Self.shown(localizer.string(key, arguments: arguments))
+  }
+
+  /// A fruit's name, escaped for a terminal.
+  func name(of fruit: Fruit.ID, count: Int? = nil) -> String {
+    Self.shown(localizer.name(of: fruit, count: count))
+  }
+
+  /// A juice's name, escaped for a terminal.
+  func name(of juice: Juice.ID) -> String {
+    Self.shown(localizer.name(of: juice))
+  }
+
+  /// The out-of-stock message with every missing fruit.
+  func shortageMessage(_ shortages: [Shortage]) -> String {
+    Self.shown(localizer.message(for: shortages))
+  }
+
+  /// The message for juice served.
+  func orderMessage(_ order: Order) -> String {
+    Self.shown(localizer.message(for: order))
+  }
+
+  /// The longest input echoed back in a message, in characters.
+  static let longestShownInput = 80
+
+  /// Text from a pack, catalog or the command line as it may be printed: control
+  /// characters escaped (no terminal escape injection) and very long text cut short.
+  static func shown(_ text: String) -> String {
+    let escaped = text.escapingControlCharacters()
+    guard escaped.count > longestShownInput * 4 else { return escaped }
+    return escaped.prefix(longestShownInput) + "… (\(text.utf8.count) bytes)"
+  }
+}
