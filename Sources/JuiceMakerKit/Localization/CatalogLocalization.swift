@@ -1,0 +1,80 @@
+/// One key in one language, compiled for rendering.
+///
+/// A class, so that looking a value up while rendering retains one reference rather than copying
+/// every field.
+final class CatalogLocalization: Sendable {
+  /// The value, plain or varying by plural.
+  enum Body: Sendable {
+    /// One value for every count.
+    case single(CatalogValue)
+    /// A value per plural category.
+    case plural(PluralForms)
+  }
+
+  /// The value.
+  let body: Body
+  /// The plural rule of the language.
+  let rule: PluralRule
+  /// The substitutions the value defines, by name.
+  let substitutions: [String: FormatSubstitution]
+
+  /// Compiles a decoded localization, or returns `nil` when it has no value at all.
+  ///
+  /// A plural variation is preferred over a plain string unit; a value that varies only by device
+  /// uses its `other` device.
+  ///
+  /// - Parameters:
+  ///   - localization: The decoded localization.
+  ///   - language: Its normalized language tag.
+  init?(_ localization: StringCatalogFile.Localization, language: String) {
+    var substitutions: [String: FormatSubstitution] = [:]
+    for (name, substitution) in localization.substitutions ?? [:] {
+      substitutions[name] = FormatSubstitution(name: name, substitution)
+    }
+    let variations =
+      localization.variations?.plural == nil
+      ? localization.variations?.device?["other"]?.variations : localization.variations
+    if let plural = variations?.plural {
+      body = .plural(PluralForms(plural, substitutions: substitutions))
+    } else if let unit = localization.stringUnit
+      ?? localization.variations?.device?["other"]?.resolvedUnit
+    {
+      body = .single(CatalogValue(unit, substitutions: substitutions))
+    } else {
+      return nil
+    }
+    self.rule = PluralRule(language: language)
+    self.substitutions = substitutions
+  }
+
+  /// The value to render.
+  ///
+  /// - Parameter count: The count that chooses a plural branch, or `nil` to use `other`.
+  /// - Returns: A non-empty value, or `nil` when the language has none for the count.
+  func value(for count: Int?) -> CatalogValue? {
+    let value: CatalogValue? =
+      switch body {
+      case .single(let value): value
+      case .plural(let forms): count.map { forms.value(for: $0, rule: rule) } ?? forms[.other]
+      }
+    guard let value, !value.text.isEmpty else { return nil }
+    return value
+  }
+
+  /// Every value with a label naming its branch, such as `plural one` or
+  /// `substitution cups: other`, for validation.
+  var labelledValues: [(label: String?, value: CatalogValue)] {
+    var result: [(label: String?, value: CatalogValue)] = []
+    switch body {
+    case .single(let value):
+      result.append((nil, value))
+    case .plural(let forms):
+      result += forms.branches.map { ("plural \($0.category.rawValue)", $0.value) }
+    }
+    for name in substitutions.keys.sorted() {
+      guard let forms = substitutions[name]?.forms else { continue }
+      result += forms.branches.map { ("substitution \(name): \($0.category.rawValue)", $0.value) }
+    }
+    return result
+  }
+}

@@ -1,0 +1,199 @@
+/// A Korean particle whose form depends on whether the word before it ends in a consonant.
+///
+/// ## Notation
+///
+/// A catalog value writes the particle in its usual two-form notation, directly after a format
+/// specifier or after literal text:
+///
+/// | Particle | Accepted notations | After a consonant | After a vowel |
+/// | --- | --- | --- | --- |
+/// | ``subject`` | `(이)가`, `이(가)`, `가(이)` | 이 | 가 |
+/// | ``topic`` | `(은)는`, `은(는)`, `는(은)` | 은 | 는 |
+/// | ``object`` | `(을)를`, `을(를)`, `를(을)` | 을 | 를 |
+/// | ``conjunction`` | `(과)와`, `과(와)`, `와(과)` | 과 | 와 |
+/// | ``direction`` | `(으)로` | 으로 | 로 (also after ㄹ) |
+/// | ``alternative`` | `(이)나` | 이나 | 나 |
+/// | ``companion`` | `(이)랑` | 이랑 | 랑 |
+///
+/// When rendering, the formatter looks at the last character rendered before the notation
+/// (skipping closing quotes and brackets) and picks the form:
+///
+/// - a Hangul syllable: a final consonant is `(code - 0xAC00) % 28 != 0`; for `(으)로` a final
+///   ㄹ (index 8) takes 로, like a vowel;
+/// - a digit: its Korean reading, so 0 영, 1 일, 3 삼, 6 육, 7 칠, 8 팔 end in a consonant and
+///   2 이, 4 사, 5 오, 9 구 do not (1, 7, 8 end in ㄹ); trailing zeros read as 십, 백, 천, 만, 억, …;
+/// - anything else (Latin letters, symbols, nothing at all): the notation is kept as written, which
+///   still reads correctly.
+///
+/// So `%1$@(이)가` renders 딸기가, 파인애플이, 수박이, and `kiwi(이)가` for an untranslated name,
+/// with no code change for new fruit.
+public enum KoreanParticle: Sendable, Hashable, CaseIterable {
+  /// 이/가, the subject particle.
+  case subject
+  /// 은/는, the topic particle.
+  case topic
+  /// 을/를, the object particle.
+  case object
+  /// 과/와, "and".
+  case conjunction
+  /// 으로/로, "to, with, as"; ㄹ takes 로.
+  case direction
+  /// 이나/나, "or".
+  case alternative
+  /// 이랑/랑, "with" (spoken).
+  case companion
+
+  /// The form after a word that ends in a consonant.
+  public var afterConsonant: String {
+    switch self {
+    case .subject: "이"
+    case .topic: "은"
+    case .object: "을"
+    case .conjunction: "과"
+    case .direction: "으로"
+    case .alternative: "이나"
+    case .companion: "이랑"
+    }
+  }
+
+  /// The form after a word that ends in a vowel.
+  public var afterVowel: String {
+    switch self {
+    case .subject: "가"
+    case .topic: "는"
+    case .object: "를"
+    case .conjunction: "와"
+    case .direction: "로"
+    case .alternative: "나"
+    case .companion: "랑"
+    }
+  }
+
+  /// The form of the particle after some text.
+  ///
+  /// ```swift
+  /// KoreanParticle.subject.form(after: "딸기")      // "가"
+  /// KoreanParticle.subject.form(after: "파인애플")  // "이"
+  /// KoreanParticle.direction.form(after: "딸기쥬스 1")  // "로"
+  /// KoreanParticle.object.form(after: "kiwi")      // nil
+  /// ```
+  ///
+  /// - Parameter text: The text the particle follows.
+  /// - Returns: The form, or `nil` when the last character is not Hangul or a digit.
+  /// - Complexity: O(*k*) for the *k* trailing digits or closing brackets of `text`.
+  public func form(after text: some StringProtocol) -> String? {
+    switch FinalSound(endOf: text.unicodeScalars) {
+    case .vowel: afterVowel
+    case .rieul: self == .direction ? afterVowel : afterConsonant
+    case .consonant: afterConsonant
+    case nil: nil
+    }
+  }
+
+  /// Every accepted notation, with its particle.
+  private static let notations: [(scalars: [Unicode.Scalar], particle: KoreanParticle)] = {
+    let spellings: [(String, KoreanParticle)] = [
+      ("(이)가", .subject), ("이(가)", .subject), ("가(이)", .subject),
+      ("(은)는", .topic), ("은(는)", .topic), ("는(은)", .topic),
+      ("(을)를", .object), ("을(를)", .object), ("를(을)", .object),
+      ("(과)와", .conjunction), ("과(와)", .conjunction), ("와(과)", .conjunction),
+      ("(으)로", .direction), ("(이)나", .alternative), ("(이)랑", .companion),
+    ]
+    return spellings.map { (Array($0.unicodeScalars), $1) }
+  }()
+
+  /// The notation starting at a position of some text, if any.
+  ///
+  /// - Parameters:
+  ///   - text: The text, as scalars.
+  ///   - position: Where the notation would start.
+  /// - Returns: The particle and the notation's length in scalars, or `nil`.
+  static func notation(
+    in text: [Unicode.Scalar], at position: Int
+  ) -> (particle: KoreanParticle, length: Int)? {
+    for notation in notations where text.count - position >= notation.scalars.count {
+      if text[position..<position + notation.scalars.count].elementsEqual(notation.scalars) {
+        return (notation.particle, notation.scalars.count)
+      }
+    }
+    return nil
+  }
+}
+
+// MARK: - Final sound
+
+/// How the Korean reading of some text ends.
+private enum FinalSound {
+  /// No final consonant (받침).
+  case vowel
+  /// The final consonant ㄹ.
+  case rieul
+  /// Any other final consonant.
+  case consonant
+
+  /// The final sound of the text, or `nil` when its last character is neither Hangul nor a digit.
+  init?(endOf scalars: some BidirectionalCollection<Unicode.Scalar>) {
+    guard let lastIndex = scalars.lastIndex(where: { !Self.closingCharacters.contains($0) }) else {
+      return nil
+    }
+    let last = scalars[lastIndex]
+    if (0xAC00...0xD7A3).contains(last.value) {
+      switch (last.value - 0xAC00) % 28 {
+      case 0: self = .vowel
+      case 8: self = .rieul
+      default: self = .consonant
+      }
+    } else if last.asciiDigitValue != nil {
+      self.init(readingDigitsBackward: scalars[...lastIndex].reversed())
+    } else {
+      return nil
+    }
+  }
+
+  /// The final sound of the Korean reading of a number, given its characters from the last.
+  ///
+  /// Trailing zeros are read as units: 30 삼십, 500 오백, 20000 이만; group separators are skipped.
+  private init?(readingDigitsBackward digits: some Sequence<Unicode.Scalar>) {
+    var trailingZeros = 0
+    var lastNonZero: UInt32?
+    for scalar in digits {
+      if scalar == "," { continue }
+      guard let digit = scalar.asciiDigitValue else { break }
+      if digit != 0 {
+        lastNonZero = digit
+        break
+      }
+      trailingZeros += 1
+    }
+    guard let lastNonZero else {
+      self = .consonant  // 영
+      return
+    }
+    switch trailingZeros {
+    case 0:
+      switch lastNonZero {
+      case 1, 7, 8: self = .rieul  // 일, 칠, 팔
+      case 3, 6: self = .consonant  // 삼, 육
+      default: self = .vowel  // 이, 사, 오, 구
+      }
+    case 1, 2, 3:
+      self = .consonant  // 십, 백, 천
+    default:
+      switch trailingZeros / 4 {
+      case 1, 2, 4: self = .consonant  // 만, 억, 경
+      case 3, 5: self = .vowel  // 조, 해
+      default: return nil
+      }
+    }
+  }
+
+  private static let closingCharacters: Set<Unicode.Scalar> = [
+    "\"", "'", "”", "’", "»", "」", "』", ")", "]", "}", "）", "〉", "》",
+  ]
+}
+
+extension Unicode.Scalar {
+  fileprivate var asciiDigitValue: UInt32? {
+    ("0"..."9").contains(self) ? value - 0x30 : nil
+  }
+}

@@ -1,0 +1,50 @@
+/// Normalizes language tags and POSIX locale names to the BCP 47 spelling catalogs use.
+public enum LanguageTag {
+  /// Normalizes a language tag or POSIX locale name.
+  ///
+  /// The encoding (`.UTF-8`) and modifier (`@euro`) of a locale name are dropped, `_` becomes
+  /// `-`, the language is lowercased, a four-letter script is capitalized, and a region is
+  /// uppercased:
+  ///
+  /// ```swift
+  /// LanguageTag.normalized("ko_KR.UTF-8")  // "ko-KR"
+  /// LanguageTag.normalized("zh_hans_cn")   // "zh-Hans-CN"
+  /// LanguageTag.normalized("C.UTF-8")      // nil
+  /// ```
+  ///
+  /// - Parameter tag: A tag such as `ko`, `ko-KR`, `ko_KR.UTF-8`, `C`, or `POSIX`.
+  /// - Returns: The normalized tag, or `nil` for no preference: empty, `C`, or `POSIX`.
+  public static func normalized(_ tag: String) -> String? {
+    let trimmed = tag.drop { $0 == " " || $0 == "\t" }
+    let base = trimmed.prefix { $0 != "." && $0 != "@" && $0 != " " && $0 != "\t" }
+    let upper = base.uppercased()
+    guard !base.isEmpty, upper != "C", upper != "POSIX" else { return nil }
+    let subtags = base.split(omittingEmptySubsequences: true) { $0 == "_" || $0 == "-" }
+    guard !subtags.isEmpty else { return nil }
+    return subtags.enumerated().map { index, subtag in
+      if index == 0 {
+        subtag.lowercased()
+      } else if subtag.count == 4, subtag.allSatisfy(\.isLetter) {
+        subtag.prefix(1).uppercased() + subtag.dropFirst().lowercased()
+      } else if subtag.count == 2 || (subtag.count == 3 && subtag.allSatisfy(\.isNumber)) {
+        subtag.uppercased()
+      } else {
+        subtag.lowercased()
+      }
+    }.joined(separator: "-")
+  }
+
+  /// The tags to try for a normalized tag, most specific first: `zh-Hant-TW`, `zh-Hant`, `zh`.
+  ///
+  /// - Parameter tag: A normalized tag.
+  /// - Returns: The tag and each of its prefixes at subtag boundaries.
+  static func fallbacks(for tag: String) -> [String] {
+    var subtags = tag.split(separator: "-")
+    var result: [String] = []
+    while !subtags.isEmpty {
+      result.append(subtags.joined(separator: "-"))
+      subtags.removeLast()
+    }
+    return result
+  }
+}

@@ -1,0 +1,65 @@
+/// The branches of one plural variation, by category.
+struct PluralForms: Sendable {
+  private var values: [CatalogValue?]
+
+  /// Compiles the branches of a decoded plural variation; unknown category names are ignored.
+  ///
+  /// - Parameters:
+  ///   - plural: The decoded branches, by category name.
+  ///   - substitutions: The substitutions the branches may refer to, or `nil` inside a
+  ///     substitution.
+  init(
+    _ plural: [String: StringCatalogFile.Variant],
+    substitutions: [String: FormatSubstitution]?
+  ) {
+    values = Array(repeating: nil, count: PluralCategory.allCases.count)
+    for (name, variant) in plural {
+      guard let category = PluralCategory(rawValue: name), let unit = variant.resolvedUnit else {
+        continue
+      }
+      values[category.index] = CatalogValue(unit, substitutions: substitutions)
+    }
+  }
+
+  /// The branch for a category, if the catalog has one.
+  subscript(category: PluralCategory) -> CatalogValue? {
+    values[category.index]
+  }
+
+  /// Every branch with its category, in CLDR order.
+  var branches: [(category: PluralCategory, value: CatalogValue)] {
+    PluralCategory.allCases.compactMap { category in
+      self[category].map { (category, $0) }
+    }
+  }
+
+  /// Chooses the branch for a count.
+  ///
+  /// An explicit `zero` branch wins for 0; otherwise the rule's category is used, and `other`
+  /// when that category is missing.
+  ///
+  /// - Parameters:
+  ///   - count: The number the text talks about.
+  ///   - rule: The plural rule of the branches' language.
+  /// - Returns: The branch, or `nil` when neither the category nor `other` is present.
+  func value(for count: Int, rule: PluralRule) -> CatalogValue? {
+    if count == 0, let zero = self[.zero] {
+      return zero
+    }
+    return self[rule.category(for: count)] ?? self[.other]
+  }
+}
+
+extension PluralCategory {
+  /// The position of the category in `allCases`.
+  fileprivate var index: Int {
+    switch self {
+    case .zero: 0
+    case .one: 1
+    case .two: 2
+    case .few: 3
+    case .many: 4
+    case .other: 5
+    }
+  }
+}

@@ -1,0 +1,159 @@
+public import Foundation
+
+extension StringCatalog {
+  /// Checks the catalog against the fruit and juice of the loaded packs and the keys the program
+  /// uses.
+  ///
+  /// For every language of the catalog it reports:
+  ///
+  /// | Problem | Severity |
+  /// | --- | --- |
+  /// | `fruit.<id>` or `juice.<id>` missing | error in the source language, else warning |
+  /// | a required key missing | error in the source language, else warning |
+  /// | a key another language has, missing | warning |
+  /// | a malformed or unknown specifier | error |
+  /// | a plural variation without `other` | error |
+  /// | a plural variation without another category the language needs (`one` in English) | warning |
+  /// | a state other than `translated`, an unknown state, an empty value | warning |
+  /// | a `fruit.` or `juice.` key no pack uses | warning |
+  ///
+  /// Keys marked `shouldTranslate: false` need a value in the source language only.
+  ///
+  /// - Parameters:
+  ///   - fruitIDs: The ids of every fruit of the loaded packs, such as `kiwi`.
+  ///   - juiceIDs: The ids of every juice of the loaded packs, such as `kiwi-juice`.
+  ///   - requiredKeys: The message keys the program uses, such as ``LocalizationKey/messages``.
+  /// - Returns: The issues, ordered by key and then by language (source language first), with
+  ///   unused names after the key's other issues.
+  /// - Complexity: O(*k* × *l*) for *k* keys in *l* languages, plus the length of the values.
+  public func validationIssues(
+    fruitIDs: [String], juiceIDs: [String], requiredKeys: [String] = []
+  ) -> [LocalizationIssue] {
+    let nameKeys = Set(fruitIDs.map(LocalizationKey.fruit) + juiceIDs.map(LocalizationKey.juice))
+    let required = Set(requiredKeys)
+    var issues: [LocalizationIssue] = []
+    var seen: Set<LocalizationIssue> = []
+    func report(
+      _ severity: LocalizationIssue.Severity, _ language: String?, _ key: String,
+      _ problem: LocalizationIssue.Problem
+    ) {
+      let issue = LocalizationIssue(
+        severity: severity, language: language, key: key, problem: problem)
+      if seen.insert(issue).inserted {
+        issues.append(issue)
+      }
+    }
+
+    for key in nameKeys.union(required).union(storage.entries.keys).sorted() {
+      let entry = storage.entries[key]
+      let isName = nameKeys.contains(key)
+      for (index, language) in storage.languages.enumerated() {
+        let isSource = language == storage.sourceLanguage
+        guard let localization = entry?.localizations[index], localization.hasValue else {
+          guard isSource || entry?.shouldTranslate != false else { continue }
+          let severity: LocalizationIssue.Severity =
+            isSource && (isName || required.contains(key)) ? .error : .warning
+          report(severity, language, key, isName ? .missingName : .missingString)
+          continue
+        }
+        for issue in localization.issues(language: language) {
+          report(issue.severity, language, key, issue.problem)
+        }
+      }
+      let isNameKey = key.hasPrefix("fruit.") || key.hasPrefix("juice.")
+      if entry != nil, isNameKey, !isName {
+        report(.warning, nil, key, .unusedName)
+      }
+    }
+    return issues
+  }
+
+  /// Loads the catalogs in a directory and validates them, reporting load errors as issues.
+  ///
+  /// - Parameters:
+  ///   - directory: The directory, usually `Localization/`.
+  ///   - fruitIDs: The ids of every fruit of the loaded packs.
+  ///   - juiceIDs: The ids of every juice of the loaded packs.
+  ///   - requiredKeys: The message keys the program uses.
+  /// - Returns: Every problem of ``init(directory:)`` as an error issue, or the issues of
+  ///   ``validationIssues(fruitIDs:juiceIDs:requiredKeys:)``.
+  public static func validationIssues(
+    directory: URL, fruitIDs: [String], juiceIDs: [String], requiredKeys: [String] = []
+  ) -> [LocalizationIssue] {
+    do {
+      let catalog = try StringCatalog(directory: directory)
+      return catalog.validationIssues(
+        fruitIDs: fruitIDs, juiceIDs: juiceIDs, requiredKeys: requiredKeys)
+    } catch {
+      return error.problems.map { problem in
+        let key: String? =
+          if case .duplicateKey(let key, _, _) = problem { key } else { nil }
+        return LocalizationIssue(
+          severity: .error, language: nil, key: key, problem: .unloadable(problem))
+      }
+    }
+  }
+}
+
+// MARK: - Checking one localization
+
+extension CatalogLocalization {
+  /// Whether any branch of the value itself (not of a substitution) is non-empty.
+  fileprivate var hasValue: Bool {
+    switch body {
+    case .single(let value): !value.text.isEmpty
+    case .plural(let forms): forms.branches.contains { !$0.value.text.isEmpty }
+    }
+  }
+
+  /// The problems of the values, states, specifiers, and plural branches.
+  fileprivate func issues(
+    language: String
+  ) -> [(severity: LocalizationIssue.Severity, problem: LocalizationIssue.Problem)] {
+    var issues: [(severity: LocalizationIssue.Severity, problem: LocalizationIssue.Problem)] = []
+    for (branch, value) in labelledValues {
+      if value.text.isEmpty {
+        issues.append((.warning, .emptyValue(branch: branch)))
+      }
+      switch value.state {
+      case "translated":
+        break
+      case nil, "new", "needs_review", "stale":
+        issues.append((.warning, .notTranslated(state: value.state, branch: branch)))
+      case let state?:
+        issues.append((.warning, .unknownState(state, branch: branch)))
+      }
+      for (specifier, problem) in value.template.problems {
+        issues.append(
+          (.error, .malformedSpecifier(specifier: specifier, problem: problem, branch: branch)))
+      }
+    }
+    var pluralForms: [(forms: PluralForms, substitution: String?)] = []
+    if case .plural(let forms) = body {
+      pluralForms.append((forms, nil))
+    }
+    for name in substitutions.keys.sorted() {
+      if let forms = substitutions[name]?.forms {
+        pluralForms.append((forms, name))
+      }
+    }
+    for (forms, substitution) in pluralForms {
+      for category in Set(rule.requiredCategories + [.other]).sorted(by: { $0.order < $1.order })
+      where forms[category] == nil {
+        issues.append(
+          (
+            category == .other ? .error : .warning,
+            .missingPluralBranch(category, substitution: substitution)
+          ))
+      }
+    }
+    return issues
+  }
+}
+
+extension PluralCategory {
+  /// The position in CLDR order.
+  fileprivate var order: Int {
+    PluralCategory.allCases.firstIndex(of: self) ?? 0
+  }
+}

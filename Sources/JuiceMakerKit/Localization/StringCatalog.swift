@@ -1,0 +1,66 @@
+/// Every string of the shop, in every language, loaded from Apple String Catalog files.
+///
+/// Load the catalogs in `Localization/` once, then ask for a ``Localizer`` per language:
+///
+/// ```swift
+/// let catalog = try StringCatalog(directory: URL(fileURLWithPath: "Localization"))
+/// let korean = catalog.localizer(for: "ko")
+/// korean.string("order.made", "딸기쥬스")  // "딸기쥬스 나왔습니다! 맛있게 드세요!"
+/// ```
+///
+/// Every value is parsed once at load time into an immutable structure, so a catalog and its
+/// localizers are cheap to share between threads and rendering does no parsing.
+public struct StringCatalog: Sendable {
+  let storage: Storage
+
+  /// The immutable contents, shared by the catalog and its localizers.
+  final class Storage: Sendable {
+    let sourceLanguage: String
+    let languages: [String]
+    let languageIndices: [String: Int]
+    let entries: [String: CatalogEntry]
+    let files: [String]
+
+    init(
+      sourceLanguage: String, languages: [String], entries: [String: CatalogEntry], files: [String]
+    ) {
+      self.sourceLanguage = sourceLanguage
+      self.languages = languages
+      self.languageIndices = Dictionary(
+        languages.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+      self.entries = entries
+      self.files = files
+    }
+  }
+
+  /// The language of the reference values, used when no other language has a value.
+  public var sourceLanguage: String { storage.sourceLanguage }
+
+  /// Every language that has at least one value, normalized (`ko-KR`), the source language first
+  /// and then in alphabetical order.
+  public var languages: [String] { storage.languages }
+
+  /// Every key, in alphabetical order.
+  ///
+  /// - Complexity: O(*n* log *n*) for *n* keys.
+  public var keys: [String] { storage.entries.keys.sorted() }
+
+  /// The names of the files loaded, in load order.
+  public var files: [String] { storage.files }
+
+  /// The name of the file that defines a key.
+  ///
+  /// - Parameter key: A key, such as `fruit.kiwi`.
+  /// - Returns: The file name, such as `Localizable.xcstrings`, or `nil` if no file defines it.
+  public func file(definingKey key: String) -> String? {
+    storage.entries[key]?.file
+  }
+
+  /// The translator comment of a key.
+  ///
+  /// - Parameter key: A key, such as `order.made`.
+  /// - Returns: The comment, or `nil` when the key has none or does not exist.
+  public func comment(forKey key: String) -> String? {
+    storage.entries[key]?.comment
+  }
+}
