@@ -145,7 +145,8 @@ enum CLIError: Error, Equatable, Sendable {
       return texts.shortageMessage(shortages)
     case .notEnoughStock(let shortage):
       return l.string(
-        LocalizationKey.stockNotEnough, .string(texts.name(of: shortage.fruit)),
+        LocalizationKey.stockNotEnough,
+        .string(texts.name(of: shortage.fruit, count: shortage.available)),
         .int(shortage.available), .int(shortage.needed))
     case .invalidPacks(let error):
       let lines = error.problems.map { "  " + Texts.shown($0.description) }

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+struct HistoryCommandTests {
+  @Test func emptyHistorySaysSo() async throws {
+    let sandbox = try Sandbox()
+    let english = try await sandbox.run(["history"])
+    #expect(english.status == 0, "\(english)")
+    #expect(english.stdout == "No orders or stock edits yet.\n")
+    let korean = try await sandbox.run(["--lang", "ko", "history"])
+    #expect(korean.stdout == "아직 주문이나 재고 수정이 없어요.\n")
+    let json = try await sandbox.run(["--json", "history"])
+    #expect(json.stdout == "{\"entries\":[]}\n")
+  }
+
+  @Test func historyIsNewestFirstWithOneLinePerOperation() async throws {
+    let sandbox = try Sandbox()
+    _ = sandbox.runInProcess(["stock", "add", "banana", "3"])
+    _ = sandbox.runInProcess(["--shop", "east", "order", "strawberry-banana-juice"])
+    _ = sandbox.runInProcess(["order", "strawberry-banana-juice"])
+    let english = try await sandbox.run(["history"])
+    #expect(english.status == 0, "\(english)")
+    let columns = english.lines.map { line in
+      // Drop the time, which comes first: "2026-11-21 08:45:44Z".
+      line.components(separatedBy: "  ").dropFirst().joined(separator: "  ")
+    }
+    #expect(
+      columns == [
+        "main  order  Strawberry Banana Juice ×1  refused  ",
+        "east  order  Strawberry Banana Juice ×1  done  banana -1, strawberry -10",
+        "main  add  banana ×3  done  banana +3",
+      ])
+    for line in english.lines {
+      #expect(line.wholeMatch(of: /\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ  .*/) != nil, "\(line)")
+    }
+    let korean = try await sandbox.run(["--lang", "ko", "history", "--limit", "2"])
+    #expect(
+      korean.lines.map { $0.components(separatedBy: "  ").dropFirst().joined(separator: "  ") } == [
+        "main  주문  딸바쥬스 ×1  거절  ",
+        "east  주문  딸바쥬스 ×1  완료  바나나 -1, 딸기 -10",
+      ])
+  }
+
+  @Test func jsonHistoryHoldsEveryField() async throws {
+    let sandbox = try Sandbox()
+    _ = sandbox.runInProcess(["stock", "set", "kiwi", "4"])
+    _ = sandbox.runInProcess(["order", "kiwi-juice", "--count", "2"])
+    _ = sandbox.runInProcess(["order", "kiwi-juice"])
+    let outcome = try await sandbox.run(["--json", "history"])
+    #expect(outcome.status == 0, "\(outcome)")
+    #expect(outcome.stderr == "")
+    let entries = try outcome.json().objects("entries")
+    #expect(entries.map { $0.string("kind") } == ["order", "order", "set"])
+    #expect(entries.map { $0.string("subject") } == ["kiwi-juice", "kiwi-juice", "kiwi"])
+    #expect(entries.map { $0.int("count") } == [1, 2, 4])
+    #expect(entries.map { $0.string("outcome") } == ["done", "refused", "done"])
+    #expect(entries.map { $0.counts("changes") } == [["kiwi": -3], [:], ["kiwi": -6]])
+    #expect(entries.map { $0.string("shop") } == ["main", "main", "main"])
+    let ids = entries.compactMap { $0.int("id") }
+    #expect(ids.count == 3)
+    #expect(ids == ids.sorted(by: >))
+    let formatter = ISO8601DateFormatter()
+    for entry in entries {
+      let time = try #require(entry.string("time"))
+      let date = try #require(formatter.date(from: time), "\(time)")
+      #expect(abs(date.timeIntervalSinceNow) < 600)
+    }
+  }
+
+  @Test func historyShowsTwentyEntriesUnlessLimited() async throws {
+    let sandbox = try Sandbox()
+    sandbox.setStock(["pineapple": 100])
+    // 25 more operations in one shop session: 5 edits and 20 orders.
+    let input = String(repeating: "s\n+ pineapple 1\nc\n4\n4\n4\n4\n", count: 5) + "q\n"
+    let session = sandbox.runInProcess(["shop"], input: input)
+    #expect(session.status == 0, "\(session)")
+    let standard = try await sandbox.run(["--json", "history"])
+    let entries = try standard.json().objects("entries")
+    #expect(entries.count == 20)
+    let text = try await sandbox.run(["history"])
+    #expect(text.lines.count == 20)
+    let limited = try await sandbox.run(["--json", "history", "--limit", "3"])
+    #expect(try limited.json().objects("entries").count == 3)
+    let everything = try await sandbox.history()
+    #expect(everything.count == 26)
+    #expect(everything.filter { $0.string("kind") == "add" }.count == 5)
+    #expect(everything.filter { $0.string("outcome") == "done" }.count == 26)
+    #expect(
+      Array(everything.prefix(20)).map { $0.int("id") } == entries.map { $0.int("id") })
+  }
+
+  @Test(arguments: [
+    ("0", "--limit must be at least 1, not 0."),
+    ("-3", "--limit must be at least 1, not -3."),
+    ("ten", "--limit must be a whole number, not “ten”."),
+    ("99999999999999999999", "--limit is too large: 99999999999999999999."),
+  ])
+  func badLimitsAreUsageErrors(limit: String, message: String) throws {
+    let sandbox = try Sandbox()
+    let outcome = sandbox.runInProcess(["history", "--limit", limit])
+    #expect(outcome.status == 64, "\(outcome)")
+    #expect(outcome.stdout == "")
+    #expect(outcome.stderr == message + "\n")
+  }
+}

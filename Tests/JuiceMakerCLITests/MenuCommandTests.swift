@@ -1,0 +1,60 @@
+import Testing
+
+struct MenuCommandTests {
+  @Test func menuShowsEachJuiceWithRecipeAndMakeableCountInEnglish() async throws {
+    let sandbox = try Sandbox()
+    let outcome = try await sandbox.run(["menu"])
+    #expect(outcome.status == 0, "\(outcome)")
+    #expect(outcome.stderr == "")
+    #expect(
+      outcome.lines == [
+        "Strawberry Juice         strawberries 16  0 can be made",
+        "Banana Juice             bananas 2  5 can be made",
+        "Kiwi Juice               kiwis 3  3 can be made",
+        "Pineapple Juice          pineapples 2  5 can be made",
+        "Strawberry Banana Juice  strawberries 10, banana 1  1 can be made",
+        "Mango Juice              mangoes 3  3 can be made",
+        "Mango Kiwi Juice         mangoes 2, kiwi 1  5 can be made",
+      ])
+  }
+
+  @Test func menuShowsEachJuiceWithRecipeAndMakeableCountInKorean() async throws {
+    let sandbox = try Sandbox()
+    let outcome = try await sandbox.run(["--lang", "ko", "menu"])
+    #expect(outcome.status == 0, "\(outcome)")
+    #expect(
+      outcome.lines == [
+        "딸기쥬스      딸기 16  0잔 가능",
+        "바나나쥬스    바나나 2  5잔 가능",
+        "키위쥬스      키위 3  3잔 가능",
+        "파인애플쥬스  파인애플 2  5잔 가능",
+        "딸바쥬스      딸기 10, 바나나 1  1잔 가능",
+        "망고쥬스      망고 3  3잔 가능",
+        "망키쥬스      망고 2, 키위 1  5잔 가능",
+      ])
+  }
+
+  @Test func makeableCountsFollowTheStock() async throws {
+    let sandbox = try Sandbox()
+    sandbox.setStock(["strawberry": 33, "banana": 2, "kiwi": 0])
+    let outcome = try await sandbox.run(["--json", "menu"])
+    #expect(outcome.status == 0, "\(outcome)")
+    let juices = try outcome.json().objects("juices")
+    var makeable: [String: Int] = [:]
+    for juice in juices {
+      makeable[try #require(juice.string("id"))] = juice.int("makeable")
+    }
+    #expect(
+      makeable == [
+        "strawberry-juice": 2, "banana-juice": 1, "kiwi-juice": 0, "pineapple-juice": 5,
+        "strawberry-banana-juice": 2, "mango-juice": 3, "mango-kiwi-juice": 0,
+      ])
+  }
+
+  @Test func menuTakesNoArguments() async throws {
+    let sandbox = try Sandbox()
+    let outcome = sandbox.runInProcess(["menu", "kiwi"])
+    #expect(outcome.status == 64, "\(outcome)")
+    #expect(outcome.stderr == "Unexpected argument “kiwi” for menu.\n")
+  }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import JuiceMakerCLI
+import Synchronization
+import Testing
+
+/// One test's own world: a fresh temporary directory that serves as `HOME` and holds the
+/// store file, and a controlled environment without the caller's `LANG`, `LC_*` or
+/// `JUICE_MAKER_*`.
+///
+/// `run` starts the built `juice-maker`, with the package root as its working directory so
+/// `./Recipes` and `./Localization` resolve; `runInProcess` runs `CLI` in this process.
+/// Both pass `--store` with the sandbox's store file unless told not to.
+final class Sandbox: Sendable {
+  /// The directory, removed when the sandbox is released.
+  let directory: URL
+  /// The store file the runs use.
+  let store: String
+
+  /// How long one run may take before it is killed and the test fails.
+  static let timeout: Duration = .seconds(60)
+
+  init() throws {
+    directory = FileManager.default.temporaryDirectory
+      .appending(path: "JuiceMakerCLITests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    store = directory.appending(path: "store.sqlite").path
+  }
+
+  deinit {
+    try? FileManager.default.removeItem(at: directory)
+  }
+
+  /// A path inside the sandbox.
+  func path(_ name: String) -> String {
+    directory.appending(path: name).path
+  }
+
+  /// The environment every run starts from: `HOME` and `XDG_STATE_HOME` in the sandbox, the
+  /// caller's `PATH`, and nothing that chooses a language or a `juice-maker` setting.
+  var baseEnvironment: [String: String] {
+    var environment = ["HOME": directory.path, "XDG_STATE_HOME": path("state")]
+    let inherited = ProcessInfo.processInfo.environment
+    for key in ["PATH", "LLVM_PROFILE_FILE", "TMPDIR"] {
+      if let value = inherited[key] { environment[key] = value }
+    }
+    return environment
+  }
+
+  private func environment(_ changes: [String: String?]) -> [String: String] {
+    var environment = baseEnvironment
+    for (key, value) in changes {
+      environment[key] = value
+    }
+    return environment
+  }
+
+  // MARK: - Running the executable
+
+  /// Runs the built `juice-maker` and waits for it to end.
+  ///
+  /// - Parameters:
+  ///   - arguments: The arguments after the program name.
+  ///   - input: Standard input, or `nil` for `/dev/null`.
+  ///   - environment: Variables to set, or to remove with `nil`.
+  ///   - useStore: Whether to pass `--store` with the sandbox's store file first.
+  /// - Returns: The exit status and what the process wrote.
+  func run(
+    _ arguments: [String], input: String? = nil, environment changes: [String: String?] = [:],
+    useStore: Bool = true
+  ) async throws -> Outcome {
+    let binary = try #require(
+      Paths.binary,
+      "juice-maker is not built; run swift build, or set JUICE_MAKER_BINARY to its path")
+    try #require(
+      FileManager.default.isExecutableFile(atPath: binary.path), "\(binary.path) is not executable")
+    let name = UUID().uuidString
+    let outputFile = directory.appending(path: "\(name).out")
+    let errorFile = directory.appending(path: "\(name).err")
+    for file in [outputFile, errorFile] {
+      try Data().write(to: file)
+    }
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = (useStore ? ["--store", store] : []) + arguments
+    process.environment = environment(changes)
+    process.currentDirectoryURL = Paths.root
+    let output = try FileHandle(forWritingTo: outputFile)
+    let error = try FileHandle(forWritingTo: errorFile)
+    defer {
+      try? output.close()
+      try? error.close()
+    }
+    process.standardOutput = output
+    process.standardError = error
+    if let input {
+      let inputFile = directory.appending(path: "\(name).in")
+      try Data(input.utf8).write(to: inputFile)
+      process.standardInput = try FileHandle(forReadingFrom: inputFile)
+    } else {
+      process.standardInput = FileHandle.nullDevice
+    }
+    let timedOut = Mutex(false)
+    let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+      process.terminationHandler = { process in
+        let status = process.terminationStatus
+        continuation.resume(
+          returning: process.terminationReason == .uncaughtSignal ? 128 + status : status)
+      }
+      do {
+        try process.run()
+      } catch {
+        process.terminationHandler = nil
+        continuation.resume(throwing: error)
+        return
+      }
+      DispatchQueue.global().asyncAfter(
+        deadline: .now() + .seconds(Int(Self.timeout.components.seconds))
+      ) {
+        guard process.isRunning else { return }
+        timedOut.withLock { $0 = true }
+        process.terminate()
+      }
+    }
+    let outcome = Outcome(
+      status: status,
+      stdout: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),
+      stderr: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self))
+    #expect(!timedOut.withLock { $0 }, "juice-maker \(arguments) ran past \(Self.timeout)")
+    return outcome
+  }
+
+  // MARK: - Running in-process
+
+  /// Runs `CLI` in this process, with the shipped data given through the environment.
+  ///
+  /// - Parameters:
+  ///   - arguments: The arguments after the program name.
+  ///   - input: The lines `shop` reads.
+  ///   - environment: Variables to set, or to remove with `nil`.
+  ///   - useStore: Whether to pass `--store` with the sandbox's store file first.
+  /// - Returns: The exit code and what the command wrote.
+  func runInProcess(
+    _ arguments: [String], input: String = "", environment changes: [String: String?] = [:],
+    useStore: Bool = true
+  ) -> Outcome {
+    var environment = environment(changes)
+    if changes.keys.contains("JUICE_MAKER_RECIPES") == false {
+      environment["JUICE_MAKER_RECIPES"] = Paths.recipes.path
+    }
+    if changes.keys.contains("JUICE_MAKER_LOCALIZATION") == false {
+      environment["JUICE_MAKER_LOCALIZATION"] = Paths.localization.path
+    }
+    let output = CapturedOutput()
+    let error = CapturedOutput()
+    var cli = CLI(
+      arguments: (useStore ? ["--store", store] : []) + arguments, environment: environment,
+      input: ScriptedInput(input), output: output, error: error)
+    let code = cli.run()
+    return Outcome(status: code.rawValue, stdout: output.text, stderr: error.text)
+  }
+
+  // MARK: - Reading the store
+
+  /// The stock, from `stock --json`, by fruit id.
+  func stock() async throws -> [String: Int] {
+    let outcome = try await run(["--json", "stock"])
+    #expect(outcome.status == 0, "\(outcome)")
+    let fruits = try outcome.json().objects("fruits")
+    var stock: [String: Int] = [:]
+    for fruit in fruits {
+      let id = try #require(fruit.string("id"))
+      let level = try #require(fruit.int("stock"))
+      stock[id] = level
+    }
+    return stock
+  }
+
+  /// Sets the stock of each fruit given, in-process.
+  func setStock(_ levels: [String: Int]) {
+    for (fruit, level) in levels.sorted(by: { $0.key < $1.key }) {
+      let outcome = runInProcess(["stock", "set", fruit, String(level)])
+      #expect(outcome.status == 0, "\(outcome)")
+    }
+  }
+
+  /// Every journal entry, newest first, from `history --json`.
+  func history() async throws -> [[String: Any]] {
+    let outcome = try await run(["--json", "history", "--limit", "100000"])
+    #expect(outcome.status == 0, "\(outcome)")
+    return try outcome.json().objects("entries")
+  }
+}
+
+/// The stock of a store no one has touched: 10 of each fruit.
+let freshStock = ["strawberry": 10, "banana": 10, "pineapple": 10, "kiwi": 10, "mango": 10]
