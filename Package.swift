@@ -25,7 +25,7 @@ let package = Package(
     ),
     .testTarget(
       name: "JuiceMakerKitTests", dependencies: ["JuiceMakerKit"], exclude: ["Fixtures"]),
-    .testTarget(name: "JuiceMakerSQLiteTests", dependencies: ["JuiceMakerSQLite"]),
+    .testTarget(name: "JuiceMakerSQLiteTests", dependencies: ["JuiceMakerSQLite", "CSQLite"]),
     .testTarget(name: "JuiceMakerCLITests", dependencies: ["JuiceMakerCLI"]),
   ]
 )

@@ -67,12 +67,18 @@ public struct CLI {
       return report(problem, texts: texts, json: json)
     }
     if invocation.has("version") {
-      output.write("juice-maker \(Self.version)\n")
+      output.write(
+        json ? JSONOutput.encode(["version": Self.version]) : "juice-maker \(Self.version)\n")
       return .success
     }
     if invocation.has("help") {
-      output.write(Help.text(for: invocation.command, texts: texts))
+      let help = Help.text(for: invocation.command, texts: texts)
+      output.write(json ? JSONOutput.encode(["help": help]) : help)
       return .success
+    }
+    if json, invocation.command ?? .shop == .shop {
+      return report(
+        .optionNotApplicable(option: "--json", command: "shop"), texts: texts, json: false)
     }
     let context = Context(
       invocation: invocation, environment: environment, strings: strings, texts: texts,

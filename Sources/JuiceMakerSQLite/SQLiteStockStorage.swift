@@ -1,1 +1,147 @@
-// placeholder
+public import JuiceMakerKit
+
+/// Stock levels kept durably in an SQLite file that any number of processes share.
+///
+/// Each `juice-maker` process (each shop) opens the same store file; every
+/// operation is one `BEGIN IMMEDIATE` transaction that reads the levels, applies the
+/// change, and writes the changed levels together with one journal entry, so no
+/// update is lost and no fruit is oversold across processes. The file uses
+/// write-ahead logging; a writer that finds the store locked waits up to the busy
+/// timeout.
+///
+/// ```swift
+/// let storage = try SQLiteStockStorage(path: "shops/store.sqlite", fruits: catalog.fruits)
+/// let store = try FruitStore(storage: storage)
+/// let shop = JuiceMaker(name: "downtown", catalog: catalog, store: store)
+/// try shop.make("banana-juice")
+/// let entry = try storage.journal(limit: 1)[0]
+/// print(entry.shop, entry.kind, entry.subject, entry.changes["banana"] ?? 0)
+/// // downtown order banana-juice -2
+/// ```
+///
+/// The store is created on first use with each fruit's initial stock. A fruit that
+/// a later pack adds gets a row with its initial stock when a storage that holds it
+/// opens; the row of a fruit no longer given is kept, hidden, and shows its old
+/// level again when the fruit returns.
+///
+/// The storage is safe to use from many threads; each instance serializes its own
+/// operations on its one connection.
+public final class SQLiteStockStorage: StockStorage {
+  /// The store file.
+  public let path: String
+  /// The fruits this storage holds levels for: the given fruits, in the given order.
+  ///
+  /// Rows of fruits not given are kept in the file but hidden.
+  public let fruits: [Fruit.ID]
+  /// How durably each operation is kept.
+  public let durability: Durability
+  private let tables: LockedTables
+
+  /// Opens the store file at `path`, creating it when it does not exist.
+  ///
+  /// A new file is created with mode 0600, and each missing parent directory with
+  /// mode 0700; existing files and directories keep their modes. Nothing is written
+  /// to a file that is not a store.
+  ///
+  /// - Parameters:
+  ///   - path: The store file.
+  ///   - fruits: The fruits to hold levels for, in level order; a fruit the store
+  ///     has no row for gets one with its `initialStock`.
+  ///   - durability: How durably each operation is kept; `.full` by default.
+  ///   - busyTimeout: How long an operation waits for another process's lock.
+  /// - Throws: `StockStorageError.invalid` for a file that is not a store (not
+  ///   SQLite, damaged, another application's, an unknown schema version) and for a
+  ///   fruit given twice or with negative initial stock; `.unavailable` when the file
+  ///   or its directory cannot be created, read or written, or another process holds
+  ///   it locked past the busy timeout.
+  public init(
+    path: String, fruits: [Fruit], durability: Durability = .full,
+    busyTimeout: Duration = .seconds(5)
+  ) throws(StockStorageError) {
+    var seen: Set<Fruit.ID> = []
+    for fruit in fruits {
+      guard seen.insert(fruit.id).inserted else {
+        throw .invalid(path: path, detail: "fruit \(fruit.id) is given twice")
+      }
+      guard fruit.initialStock >= 0 else {
+        throw .invalid(
+          path: path, detail: "fruit \(fruit.id) has negative initial stock \(fruit.initialStock)")
+      }
+    }
+    try StoreFile.prepare(path)
+    let database = try Database(path: path, busyTimeout: busyTimeout)
+    try database.execute(
+      """
+      PRAGMA synchronous = \(durability.rawValue.uppercased());
+      PRAGMA wal_autocheckpoint = \(StoreSchema.checkpointPages);
+      PRAGMA trusted_schema = OFF;
+      """)
+    try StoreSchema.prepare(database)
+    let tables = try StockTables(database: database, fruits: fruits)
+    self.path = path
+    self.fruits = tables.fruits
+    self.durability = durability
+    self.tables = LockedTables(tables)
+  }
+
+  // MARK: - StockStorage
+
+  /// Reads every level with one query, as of the last committed operation of any
+  /// process.
+  ///
+  /// - Returns: One level per fruit, in the order of `fruits`.
+  /// - Throws: `StockStorageError` when the store cannot be read.
+  /// - Complexity: O(*n*) in the number of stock rows.
+  public func levels() throws(StockStorageError) -> [Int] {
+    try tables.withLock { tables throws(StockStorageError) in try tables.levels() }
+  }
+
+  /// Runs one operation in one `BEGIN IMMEDIATE` transaction and journals it.
+  ///
+  /// The levels `body` sees are current across every process; the levels it leaves
+  /// and one journal entry recording `operation`, its outcome and the deltas applied
+  /// are committed together, or nothing is.
+  ///
+  /// - Parameters:
+  ///   - operation: What the operation is, for the journal.
+  ///   - body: Changes the levels and returns its result and outcome; it runs once,
+  ///     inside the transaction, and must not block.
+  /// - Returns: What `body` returned.
+  /// - Throws: `StockStorageError` when the change could not be kept, including when
+  ///   `body` leaves a level below zero; then no level changed and no entry was
+  ///   written.
+  /// - Complexity: O(*n* + *c*) for *n* stock rows and *c* changed levels, plus one
+  ///   commit (an `fsync` at `.full` durability).
+  public func perform<Result>(
+    _ operation: StockOperation,
+    _ body: (inout [Int]) -> (Result, StockOutcome)
+  ) throws(StockStorageError) -> Result {
+    try tables.withLock { tables throws(StockStorageError) in
+      try tables.perform(operation, body)
+    }
+  }
+
+  // MARK: - Audit
+
+  /// The journal, newest entry first.
+  ///
+  /// - Parameter limit: At most this many entries; `nil` for the whole journal.
+  /// - Returns: The entries of every process sharing the store.
+  /// - Throws: `StockStorageError` when the journal cannot be read or an entry is
+  ///   damaged.
+  /// - Complexity: O(*k*) for *k* entries returned.
+  public func journal(limit: Int? = nil) throws(StockStorageError) -> [JournalEntry] {
+    try tables.withLock { tables throws(StockStorageError) in try tables.journal(limit: limit) }
+  }
+
+  /// The level each stock row was created with, including the hidden rows of fruits
+  /// this storage does not hold.
+  ///
+  /// For every fruit, the current level is its initial level plus the sum of its
+  /// changes over the whole journal.
+  ///
+  /// - Throws: `StockStorageError` when the store cannot be read.
+  public func initialLevels() throws(StockStorageError) -> [Fruit.ID: Int] {
+    try tables.withLock { tables throws(StockStorageError) in try tables.initialLevels() }
+  }
+}

@@ -1,0 +1,139 @@
+import CSQLite
+import JuiceMakerKit
+
+/// One SQLite connection to a store file, not safe to share between threads.
+///
+/// It opens an existing file only (the caller creates it with the right mode), so
+/// SQLite never creates a store file itself. Its connection is closed when the
+/// last statement prepared on it is released.
+final class Database {
+  /// The store file.
+  let path: String
+  /// How long a statement waits for another connection's lock.
+  let busyTimeout: Duration
+  private let handle: OpaquePointer
+  private let context: FailureContext
+  private var begin: Statement?
+  private var commit: Statement?
+  private var rollback: Statement?
+
+  /// Opens the store file for reading and writing.
+  ///
+  /// - Throws: `StockStorageError.unavailable` when the file cannot be opened for
+  ///   writing.
+  init(path: String, busyTimeout: Duration) throws(StockStorageError) {
+    var handle: OpaquePointer?
+    // Without SQLITE_OPEN_CREATE: the file exists with mode 0600 by now, and if it
+    // vanished meanwhile, SQLite must not recreate it with its default mode.
+    let code = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
+    guard let handle else {
+      throw .unavailable(path: path, detail: "SQLite could not allocate a connection")
+    }
+    self.path = path
+    self.busyTimeout = busyTimeout
+    self.handle = handle
+    self.context = FailureContext(path: path, busyTimeout: busyTimeout)
+    guard code == SQLITE_OK else { throw failure(code) }
+    sqlite3_extended_result_codes(handle, 1)
+    sqlite3_busy_timeout(handle, Database.milliseconds(busyTimeout))
+    if sqlite3_db_readonly(handle, "main") == 1 {
+      throw .unavailable(path: path, detail: "the store file is read-only")
+    }
+  }
+
+  deinit {
+    begin = nil
+    commit = nil
+    rollback = nil
+    sqlite3_close_v2(handle)
+  }
+
+  private static func milliseconds(_ duration: Duration) -> Int32 {
+    let (seconds, attoseconds) = duration.components
+    guard seconds >= 0 else { return 0 }
+    guard seconds < Int64(Int32.max / 1000) else { return Int32.max }
+    return Int32(seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+  }
+
+  // MARK: - Statements
+
+  /// Prepares a statement meant to be kept and reused.
+  func prepare(_ sql: String) throws(StockStorageError) -> Statement {
+    var statement: OpaquePointer?
+    let code = sqlite3_prepare_v3(
+      handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+    guard code == SQLITE_OK else { throw failure(code) }
+    guard let statement else {
+      throw .invalid(path: path, detail: "SQLite prepared no statement for \(sql)")
+    }
+    return Statement(handle: statement, context: context)
+  }
+
+  /// Runs one or more statements that return no rows.
+  func execute(_ sql: String) throws(StockStorageError) {
+    let code = sqlite3_exec(handle, sql, nil, nil, nil)
+    guard code == SQLITE_OK else { throw failure(code) }
+  }
+
+  /// The first column of the first row of a query.
+  func integer(_ sql: String) throws(StockStorageError) -> Int64 {
+    let statement = try prepare(sql)
+    defer { statement.reset() }
+    guard try statement.step() else {
+      throw .invalid(path: path, detail: "\(sql) returned no row")
+    }
+    return statement.integer(at: 0)
+  }
+
+  /// The first column of the first row of a query, as text.
+  func text(_ sql: String) throws(StockStorageError) -> String {
+    let statement = try prepare(sql)
+    defer { statement.reset() }
+    guard try statement.step(), let text = statement.text(at: 0) else {
+      throw .invalid(path: path, detail: "\(sql) returned no text")
+    }
+    return text
+  }
+
+  // MARK: - Transactions
+
+  /// Runs `body` in one `BEGIN IMMEDIATE` transaction: committed when it returns,
+  /// rolled back when it or the commit throws.
+  ///
+  /// `BEGIN IMMEDIATE` takes the write lock at once, waiting up to the busy
+  /// timeout, so two writers never both read the same levels.
+  func transaction<Result>(
+    _ body: () throws(StockStorageError) -> Result
+  ) throws(StockStorageError) -> Result {
+    try statement(&begin, "BEGIN IMMEDIATE").run()
+    do {
+      let result = try body()
+      try statement(&commit, "COMMIT").run()
+      return result
+    } catch {
+      rollBack()
+      throw error
+    }
+  }
+
+  private func rollBack() {
+    guard sqlite3_get_autocommit(handle) == 0 else { return }
+    _ = try? statement(&rollback, "ROLLBACK").run()
+  }
+
+  private func statement(_ slot: inout Statement?, _ sql: String) throws(StockStorageError)
+    -> Statement
+  {
+    if let statement = slot { return statement }
+    let statement = try prepare(sql)
+    slot = statement
+    return statement
+  }
+
+  // MARK: - Errors
+
+  /// The storage error for a failed SQLite call, with SQLite's own message.
+  func failure(_ code: Int32) -> StockStorageError {
+    context.failure(code, connection: handle)
+  }
+}
