@@ -24,7 +24,7 @@ public protocol StockStorage: Sendable {
   /// - Parameters:
   ///   - operation: What the operation is, for the storage's journal.
   ///   - body: Changes the levels and returns its result and outcome; it runs once
-  ///     and must not block.
+  ///     and must not block or call back into the storage.
   /// - Returns: What `body` returned.
   /// - Throws: `StockStorageError` when the change could not be kept; then no level
   ///   changed.
