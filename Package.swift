@@ -27,6 +27,10 @@ let package = Package(
       name: "JuiceMakerKitTests", dependencies: ["JuiceMakerKit"], exclude: ["Fixtures"]),
     .testTarget(name: "JuiceMakerSQLiteTests", dependencies: ["JuiceMakerSQLite", "CSQLite"]),
     .testTarget(name: "JuiceMakerCLITests", dependencies: ["JuiceMakerCLI"]),
+    .testTarget(
+      name: "JuiceMakerReliabilityTests",
+      dependencies: ["JuiceMakerKit", "JuiceMakerSQLite", "JuiceMakerCLI", "juice-maker"],
+      exclude: ["Corpus", "Fuzz"]),
   ]
 )
 

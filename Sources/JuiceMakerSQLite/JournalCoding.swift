@@ -12,6 +12,9 @@ enum JournalCoding {
     switch outcome {
     case .done: "done"
     case .refused: "refused"
+    // Never written: a rejected operation keeps nothing, and the column's CHECK
+    // constraint would refuse it.
+    case .rejected: "rejected"
     }
   }
 

@@ -121,6 +121,9 @@ final class StockTables {
       let before = try levels()
       var levels = before
       let (result, outcome) = body(&levels)
+      if outcome == .rejected {
+        return result
+      }
       guard levels.count == before.count else {
         throw .invalid(
           path: database.path,

@@ -165,9 +165,11 @@ struct Rush: Sendable {
     let final = store.levels()
     var broken: [String] = []
     for (index, fruit) in store.fruits.enumerated() {
-      let withdrawn = results.reduce(0) { $0 + $1.withdrawn[index] }
-      let restocked = results.reduce(0) { $0 + $1.restocked[index] }
-      let expected = initial[index] + restocked - withdrawn
+      // Wrapping sums: with a pack's huge counts the tallies may pass Int.max, and the
+      // law still holds modulo 2^64.
+      let withdrawn = results.reduce(0) { $0 &+ $1.withdrawn[index] }
+      let restocked = results.reduce(0) { $0 &+ $1.restocked[index] }
+      let expected = initial[index] &+ restocked &- withdrawn
       if final[index] != expected || final[index] < 0 {
         broken.append("\(fruit): expected \(expected), found \(final[index])")
       }
@@ -200,7 +202,9 @@ struct Rush: Sendable {
       shop = JuiceMaker(name: "shop-\(index + 1)", catalog: rush.catalog, store: rush.store)
       // Juices that take fewer fruits are ordered more often, as on a real menu.
       weights = rush.catalog.juices.map { juice in
-        max(1, 32 / max(1, juice.ingredients.reduce(0) { $0 + $1.count }))
+        // Counts are capped before adding, so a pack's huge counts cannot overflow.
+        let fruits = juice.ingredients.reduce(0) { $0 + min($1.count, 32) }
+        return max(1, 32 / max(1, fruits))
       }
       totalWeight = weights.reduce(0, +)
       fruitIndices = Dictionary(
@@ -219,7 +223,7 @@ struct Rush: Sendable {
         let fruit = catalog.fruits[Int(random.next() % UInt64(catalog.fruits.count))].id
         let amount = Int(random.next() % 20) + 1
         if (try? shop.restock(amount, of: fruit)) != nil, let index = fruitIndices[fruit] {
-          result.restocked[index] += amount
+          result.restocked[index] &+= amount
         }
       }
       guard totalWeight > 0 else { return }
@@ -236,7 +240,7 @@ struct Rush: Sendable {
         result.juices[juiceIndex].made += 1
         for ingredient in juice.ingredients {
           if let index = fruitIndices[ingredient.fruit] {
-            result.withdrawn[index] += ingredient.count
+            result.withdrawn[index] &+= ingredient.count
           }
         }
       } catch {

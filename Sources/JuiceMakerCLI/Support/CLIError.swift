@@ -60,7 +60,11 @@ enum CLIError: Error, Equatable, Sendable {
   var exitCode: ExitCode {
     switch self {
     case .outOfStock, .notEnoughStock: .refused
-    case .invalidPacks, .invalidStrings, .validationFailed, .invalidStore, .conservationBroken:
+    case .invalidPacks(let error):
+      error.problems.allSatisfy(\.isInputOutput) ? .ioError : .dataError
+    case .invalidStrings(let error):
+      error.problems.allSatisfy(\.isInputOutput) ? .ioError : .dataError
+    case .validationFailed, .invalidStore, .conservationBroken:
       .dataError
     case .storeUnavailable: .ioError
     case .alreadyReported(let code): code
@@ -150,7 +154,7 @@ enum CLIError: Error, Equatable, Sendable {
         .int(shortage.available), .int(shortage.needed))
     case .invalidPacks(let error):
       let lines = error.problems.map { "  " + Texts.shown($0.description) }
-      return ([l.string("error.invalidPacks", .int(error.problems.count))] + lines)
+      return ([l.string("error.invalidPacks", .int(error.totalCount))] + lines)
         .joined(separator: "\n")
     case .invalidStrings(let error):
       return Texts.shown(error.description)
@@ -174,6 +178,36 @@ extension CLIError {
     switch error {
     case .invalid(let path, let detail): self = .invalidStore(path: path, detail: detail)
     case .unavailable(let path, let detail): self = .storeUnavailable(path: path, detail: detail)
+    }
+  }
+}
+
+// MARK: - Input and output problems
+
+extension CatalogError.Problem {
+  /// Whether the problem is one of reading, not of content: the command exits 74.
+  var isInputOutput: Bool {
+    if case .unreadable = reason { return true }
+    return false
+  }
+}
+
+extension CatalogError {
+  /// How many problems there are, counting those a long report leaves unlisted.
+  var totalCount: Int {
+    problems.reduce(0) { total, problem in
+      if case .moreProblems(let count) = problem.reason { return total + count }
+      return total + 1
+    }
+  }
+}
+
+extension LocalizationError {
+  /// Whether the problem is one of reading, not of content: the command exits 74.
+  var isInputOutput: Bool {
+    switch self {
+    case .unreadableDirectory, .unreadableFile: true
+    default: false
     }
   }
 }

@@ -133,7 +133,7 @@ public struct Catalog: Sendable {
         juiceOrigins.append((pack.file, entry.path))
       }
     }
-    guard problems.isEmpty else { throw CatalogError(problems: problems) }
+    guard problems.isEmpty else { throw CatalogError(problems: Self.abridged(problems)) }
     self.fruits = fruits
     self.juices = juices
     self.fruitIndices = fruitIndices
@@ -143,6 +143,38 @@ public struct Catalog: Sendable {
   }
 
   private static let nextSerial = Atomic<Int>(0)
+
+  /// At most `PackDecoder.maximumProblems` problems of each file, then one
+  /// `moreProblems` per file counting the rest, so a hostile pack cannot bury the
+  /// report under millions of lines.
+  private static func abridged(_ problems: [CatalogError.Problem]) -> [CatalogError.Problem] {
+    var listed: [String: Int] = [:]
+    var unlisted: [(file: String, count: Int)] = []
+    var unlistedIndices: [String: Int] = [:]
+    var result: [CatalogError.Problem] = []
+    for problem in problems {
+      var extra = 0
+      if case .moreProblems(let count) = problem.reason {
+        extra = count
+      } else if listed[problem.file, default: 0] < PackDecoder.maximumProblems {
+        listed[problem.file, default: 0] += 1
+        result.append(problem)
+        continue
+      } else {
+        extra = 1
+      }
+      if let index = unlistedIndices[problem.file] {
+        unlisted[index].count += extra
+      } else {
+        unlistedIndices[problem.file] = unlisted.count
+        unlisted.append((problem.file, extra))
+      }
+    }
+    for (file, count) in unlisted {
+      result.append(.init(file: file, path: "", reason: .moreProblems(count: count)))
+    }
+    return result
+  }
 
   // MARK: - Lookup
 

@@ -1,7 +1,9 @@
 /// Every problem found while loading a recipes directory.
 ///
 /// Loading does not stop at the first problem: all packs are read and every
-/// problem is collected, so one run shows the pack author everything to fix.
+/// problem is collected, so one run shows the pack author everything to fix. A file
+/// with more than 100 problems lists the first 100 and counts the rest in one
+/// `moreProblems` problem, so a hostile pack cannot bury the report.
 public struct CatalogError: Error, Equatable, Sendable {
   /// The problems, in the order of the files and of the places inside them.
   public let problems: [Problem]
@@ -37,7 +39,8 @@ public struct CatalogError: Error, Equatable, Sendable {
     case noPacks
     /// The file could not be read; `detail` is the system's reason.
     case unreadable(detail: String)
-    /// A `*.json` entry is a directory, not a file.
+    /// A `*.json` entry is not a regular file: a directory, a FIFO, a socket or a
+    /// device.
     case notAFile
     /// The file is not well-formed JSON.
     case malformedJSON(detail: String, line: Int, column: Int)
@@ -52,7 +55,7 @@ public struct CatalogError: Error, Equatable, Sendable {
     /// A whole number does not fit in `Int`.
     case numberOutOfRange(String)
     /// An identifier breaks the rules: lowercase ASCII letters, digits and `-`,
-    /// starting with a letter.
+    /// starting with a letter, at most `Fruit.maximumIDLength` bytes.
     case invalidID(String)
     /// A fruit id is defined a second time; `firstFile` and `firstPath` name the first.
     case duplicateFruit(Fruit.ID, firstFile: String, firstPath: String)
@@ -68,6 +71,9 @@ public struct CatalogError: Error, Equatable, Sendable {
     case negativeStock(Int)
     /// A juice has no ingredients.
     case emptyRecipe
+    /// The file has more problems than are worth listing; `count` more were found
+    /// after the ones listed.
+    case moreProblems(count: Int)
   }
 }
 
@@ -83,7 +89,7 @@ extension CatalogError: CustomStringConvertible {
 extension CatalogError.Problem: CustomStringConvertible {
   /// `file: path: reason`, leaving out an empty path.
   public var description: String {
-    path.isEmpty ? "\(file): \(reason)" : "\(file): \(path): \(reason)"
+    path.isEmpty ? "\(file): \(reason)" : "\(file): \(path.abridgedInProblem): \(reason)"
   }
 }
 
@@ -97,19 +103,22 @@ extension CatalogError.Reason: CustomStringConvertible {
     case .unreadable(let detail):
       "cannot be read: \(detail)"
     case .notAFile:
-      "is a directory, not a pack file"
+      "is not a regular file, so not a pack"
     case .malformedJSON(let detail, let line, let column):
       "malformed JSON at line \(line), column \(column): \(detail)"
     case .unknownKey(let key):
-      "unknown key \"\(key)\""
+      "unknown key \"\(key.abridgedInProblem)\""
     case .missingKey(let key):
-      "missing key \"\(key)\""
+      "missing key \"\(key.abridgedInProblem)\""
     case .wrongType(let expected, let found):
-      "expected \(expected), found \(found)"
+      "expected \(expected), found \(found.abridgedInProblem)"
     case .notWholeNumber(let text):
-      "\(text) is not a whole number"
+      "\(text.abridgedInProblem) is not a whole number"
     case .numberOutOfRange(let text):
-      "\(text) is too large"
+      text.hasPrefix("-")
+        ? "\(text.abridgedInProblem) is too small" : "\(text.abridgedInProblem) is too large"
+    case .invalidID(let id) where id.utf8.count > Fruit.maximumIDLength:
+      "invalid id \"\(id.abridgedInProblem)\": an id is at most \(Fruit.maximumIDLength) bytes long"
     case .invalidID(let id):
       "invalid id \"\(id)\": use lowercase ASCII letters, digits and '-', starting with a letter"
     case .duplicateFruit(let id, let firstFile, let firstPath):
@@ -126,6 +135,17 @@ extension CatalogError.Reason: CustomStringConvertible {
       "stock must not be negative, found \(stock)"
     case .emptyRecipe:
       "a juice needs at least one ingredient"
+    case .moreProblems(let count):
+      "and \(count) more \(count == 1 ? "problem" : "problems") in this file"
     }
+  }
+}
+
+extension String {
+  /// The text cut to its first 64 characters, with its length, so that a hostile
+  /// pack cannot make a message megabytes long.
+  var abridgedInProblem: String {
+    guard count > 64 else { return self }
+    return prefix(64) + "… (\(utf8.count) bytes)"
   }
 }

@@ -28,22 +28,63 @@ extension Catalog {
       throw CatalogError(problems: [.init(file: directoryPath, path: "", reason: .directoryMissing)]
       )
     }
-    let names: [String]
-    do {
-      names = try FileManager.default.contentsOfDirectory(atPath: directoryPath)
-    } catch {
-      throw CatalogError(
-        problems: [
-          .init(file: directoryPath, path: "", reason: .unreadable(detail: Self.describe(error)))
-        ])
+    let names = try entryNames(atPath: directoryPath)
+    let packNames = names.filter {
+      $0.first != UInt8(ascii: ".") && $0.count > 5 && $0.suffix(5).elementsEqual(".json".utf8)
     }
-    let packNames = names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
-      .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    .sorted { $0.lexicographicallyPrecedes($1) }
     guard !packNames.isEmpty else {
       throw CatalogError(problems: [.init(file: directoryPath, path: "", reason: .noPacks)])
     }
-    let urls = packNames.map { directory.appendingPathComponent($0, isDirectory: false) }
-    return try load(packs: urls)
+    var urls: [URL] = []
+    var misnamed: [CatalogError.Problem] = []
+    for bytes in packNames {
+      if let name = String(validating: bytes, as: UTF8.self) {
+        urls.append(directory.appendingPathComponent(name, isDirectory: false))
+      } else {
+        // Such a name cannot round-trip through `String`, so the file cannot be opened.
+        let shown = directory.appendingPathComponent(
+          String(decoding: bytes, as: UTF8.self), isDirectory: false)
+        misnamed.append(
+          .init(
+            file: shown.path, path: "",
+            reason: .unreadable(detail: "the file name is not valid UTF-8")))
+      }
+    }
+    guard !misnamed.isEmpty else { return try load(packs: urls) }
+    do throws(CatalogError) {
+      _ = try load(packs: urls)
+    } catch {
+      throw CatalogError(problems: misnamed + error.problems)
+    }
+    throw CatalogError(problems: misnamed)
+  }
+
+  /// The names of the entries of a directory, as the bytes the file system holds.
+  ///
+  /// `FileManager` would replace bytes that are not UTF-8, naming a file that does
+  /// not exist; this keeps them so such a name can be reported as what it is.
+  static func entryNames(atPath path: String) throws(CatalogError) -> [[UInt8]] {
+    func failure() -> CatalogError {
+      CatalogError(
+        problems: [
+          .init(file: path, path: "", reason: .unreadable(detail: String(cString: strerror(errno))))
+        ])
+    }
+    guard let stream = opendir(path) else { throw failure() }
+    defer { closedir(stream) }
+    var names: [[UInt8]] = []
+    while true {
+      errno = 0
+      guard let entry = readdir(stream) else {
+        if errno != 0 { throw failure() }
+        return names
+      }
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        Array(raw.prefix { $0 != 0 })
+      }
+      if name != Array(".".utf8) && name != Array("..".utf8) { names.append(name) }
+    }
   }
 
   /// Loads the given pack files, merged in the order given.
@@ -75,25 +116,49 @@ extension Catalog {
       merging: decoded.map(\.0), problems: decoded.flatMap(\.1), packs: packs)
   }
 
-  /// Reads a whole file with POSIX calls, so failures keep the system's reason.
+  /// The largest pack file read, in bytes: far beyond any real pack, small enough
+  /// that a hostile one cannot exhaust memory.
+  static let maximumPackSize = 16 << 20
+
+  /// Reads a whole regular file with POSIX calls, so failures keep the system's reason.
+  ///
+  /// The file is opened without blocking and must be a regular file, so a FIFO, a
+  /// device such as `/dev/zero` or a directory named like a pack is refused instead
+  /// of hanging or reading forever; no more than `maximumPackSize` bytes are read.
   static func readFile(atPath path: String) -> FileContents {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    // The kind of file first, so that a device is named as such even when it may not
+    // be opened; checked again once open, in case the file was swapped.
+    var status = stat()
+    guard stat(path, &status) == 0 else {
+      return .unreadable(.unreadable(detail: String(cString: strerror(errno))))
+    }
+    guard (status.st_mode & S_IFMT) == S_IFREG else {
+      return .unreadable(.notAFile)
+    }
+    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer.
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else {
       return .unreadable(.unreadable(detail: String(cString: strerror(errno))))
     }
     defer { close(descriptor) }
-    var status = stat()
     guard fstat(descriptor, &status) == 0 else {
       return .unreadable(.unreadable(detail: String(cString: strerror(errno))))
     }
-    if (status.st_mode & S_IFMT) == S_IFDIR {
+    guard (status.st_mode & S_IFMT) == S_IFREG else {
       return .unreadable(.notAFile)
     }
-    var bytes = [UInt8](repeating: 0, count: max(Int(status.st_size), 0))
+    let tooLarge = FileContents.unreadable(
+      .unreadable(detail: "the file is larger than \(maximumPackSize >> 20) MiB"))
+    guard Int(status.st_size) <= maximumPackSize else { return tooLarge }
+    // One byte more than the limit, so a file that grows past it is noticed.
+    let capacity = maximumPackSize + 1
+    var bytes = [UInt8](repeating: 0, count: min(max(Int(status.st_size), 0) + 1, capacity))
     var filled = 0
     while true {
       if filled == bytes.count {
-        bytes.append(contentsOf: repeatElement(0, count: max(4096, bytes.count)))
+        guard bytes.count < capacity else { return tooLarge }
+        bytes.append(
+          contentsOf: repeatElement(0, count: min(max(4096, bytes.count), capacity - bytes.count)))
       }
       let count = bytes.withUnsafeMutableBytes { buffer in
         buffer.baseAddress.map { read(descriptor, $0 + filled, buffer.count - filled) } ?? 0
@@ -109,9 +174,6 @@ extension Catalog {
     return .bytes(bytes)
   }
 
-  private static func describe(_ error: any Error) -> String {
-    (error as NSError).localizedDescription
-  }
 }
 
 /// A file's bytes, or why it could not be read.

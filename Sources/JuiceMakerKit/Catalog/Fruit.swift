@@ -32,6 +32,12 @@ public struct Fruit: Hashable, Sendable, Identifiable {
 
   /// The initial stock of a fruit whose pack gives none.
   public static let defaultInitialStock = 10
+
+  /// The longest fruit or juice id a pack may use, in bytes.
+  ///
+  /// Ids are stored with every level and journal entry, so a pack must not be able to
+  /// make them megabytes long.
+  public static let maximumIDLength = 128
 }
 
 // MARK: - Fruit.ID conformances

@@ -151,12 +151,13 @@ struct JSONParser {
       let key = try parseString()
       if !seen.insert(key).inserted {
         throw Failure(
-          reason: "the key \"\(key)\" appears twice in one object", line: keyLine,
+          reason: "the key \"\(key.abridgedInProblem)\" appears twice in one object", line: keyLine,
           column: keyColumn)
       }
       skipWhitespace()
       guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else {
-        throw fail("unexpected \(describeByte()); expected ':' after the key \"\(key)\"")
+        throw fail(
+          "unexpected \(describeByte()); expected ':' after the key \"\(key.abridgedInProblem)\"")
       }
       offset += 1
       skipWhitespace()

@@ -22,8 +22,12 @@ struct Pack: Sendable {
 
 /// Turns a parsed JSON document into a `Pack`, collecting every problem.
 struct PackDecoder {
+  /// The most problems listed for one file; the rest are counted.
+  static let maximumProblems = 100
+
   private let file: String
   private var problems: [CatalogError.Problem] = []
+  private var unlistedProblems = 0
 
   private init(file: String) {
     self.file = file
@@ -46,11 +50,20 @@ struct PackDecoder {
       return (Pack(file: file), [CatalogError.Problem(file: file, path: "", reason: reason)])
     }
     let pack = decoder.decodePack(root)
+    if decoder.unlistedProblems > 0 {
+      decoder.problems.append(
+        CatalogError.Problem(
+          file: file, path: "", reason: .moreProblems(count: decoder.unlistedProblems)))
+    }
     return (pack, decoder.problems)
   }
 
-  private mutating func report(_ path: String, _ reason: CatalogError.Reason) {
-    problems.append(CatalogError.Problem(file: file, path: path, reason: reason))
+  private mutating func report(_ path: @autoclosure () -> String, _ reason: CatalogError.Reason) {
+    guard problems.count < Self.maximumProblems else {
+      unlistedProblems += 1
+      return
+    }
+    problems.append(CatalogError.Problem(file: file, path: path(), reason: reason))
   }
 
   private mutating func decodePack(_ root: JSONNode) -> Pack {
@@ -235,8 +248,9 @@ struct PackDecoder {
   }
 
   /// Whether `text` is a valid fruit or juice id: lowercase ASCII letters, digits
-  /// and `-`, starting with a letter.
+  /// and `-`, starting with a letter, at most `Fruit.maximumIDLength` bytes.
   static func isValidID(_ text: String) -> Bool {
+    guard text.utf8.count <= Fruit.maximumIDLength else { return false }
     var first = true
     for byte in text.utf8 {
       let isLetter = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")

@@ -65,6 +65,14 @@ extension StringCatalogFile {
   /// - Returns: The decoded file.
   /// - Throws: `LocalizationError.malformedJSON` or `LocalizationError.invalidStructure`.
   static func decode(_ data: Data, file: String) throws(LocalizationError) -> StringCatalogFile {
+    // The strict parser of packs first: it rejects what JSONDecoder lets pass (a key
+    // repeated in one object, where the last value would silently win) and says where.
+    do throws(JSONParser.Failure) {
+      _ = try JSONParser.parse([UInt8](data))
+    } catch {
+      throw .malformedJSON(
+        file: file, reason: "line \(error.line), column \(error.column): \(error.reason)")
+    }
     do {
       return try JSONDecoder().decode(StringCatalogFile.self, from: data)
     } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {

@@ -186,7 +186,8 @@ public final class FruitStore: Sendable {
         levels[index] = level
         return (.success(level), .done)
       } catch {
-        return (.failure(error), .refused)
+        if case .insufficientStock = error { return (.failure(error), .refused) }
+        return (.failure(error), .rejected)
       }
     }
     return try outcome.get()

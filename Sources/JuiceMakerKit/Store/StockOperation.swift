@@ -36,4 +36,7 @@ public enum StockOutcome: Hashable, Sendable {
   case done
   /// The operation was refused because some fruit was short; nothing changed.
   case refused
+  /// The operation was invalid, such as a sum that would overflow; nothing changed and
+  /// nothing is kept, not even a journal entry.
+  case rejected
 }
