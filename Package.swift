@@ -19,10 +19,15 @@ let package = Package(
     .target(name: "JuiceMakerSQLite", dependencies: ["JuiceMakerKit", "CSQLite"]),
     .target(name: "JuiceMakerCLI", dependencies: ["JuiceMakerKit", "JuiceMakerSQLite"]),
     .executableTarget(name: "juice-maker", dependencies: ["JuiceMakerCLI"]),
+    // `swift run -c release juice-maker-benchmark` builds the two programs it starts too.
     .executableTarget(
       name: "juice-maker-benchmark",
-      dependencies: ["JuiceMakerKit", "JuiceMakerSQLite", "JuiceMakerCLI"]
+      dependencies: [
+        "JuiceMakerKit", "JuiceMakerSQLite", "JuiceMakerCLI", "juice-maker", "juice-maker-baseline",
+      ]
     ),
+    // The bare Foundation program the benchmark times `juice-maker stock` against.
+    .executableTarget(name: "juice-maker-baseline"),
     .testTarget(
       name: "JuiceMakerKitTests", dependencies: ["JuiceMakerKit"], exclude: ["Fixtures"]),
     .testTarget(name: "JuiceMakerSQLiteTests", dependencies: ["JuiceMakerSQLite", "CSQLite"]),

@@ -1,0 +1,57 @@
+import Foundation
+
+/// The benchmark run: every group of figures, in order, into one report.
+struct Benchmark {
+  let options: Options
+
+  /// Runs every wanted group.
+  ///
+  /// - Throws: `BenchmarkError` when a measurement cannot run or gives a wrong result.
+  func run() throws(BenchmarkError) {
+    if !options.child.isEmpty {
+      try ChildMode.run(options.child)
+      return
+    }
+    let paths = try Paths(root: options.root)
+    var report = Report(options: options)
+    Report.note(
+      "juice-maker-benchmark\(options.quick ? " --quick" : ""): \(options.runs) runs per figure,"
+        + " \(ProcessInfo.processInfo.activeProcessorCount) cores, load \(Self.loadAverage),"
+        + " root \(paths.root.path)")
+    if options.wantsGroup("orders") {
+      try OrderBenchmarks(options: options).run(into: &report)
+    }
+    if options.wantsGroup("catalog") || options.wantsGroup("memory") {
+      let fixture = try CatalogFixture.make()
+      defer { fixture.remove() }
+      if options.wantsGroup("catalog") {
+        try CatalogBenchmarks(options: options, fixture: fixture).run(into: &report)
+      }
+      if options.wantsGroup("memory") {
+        try MemoryBenchmarks(options: options, fixture: fixture, paths: paths).run(into: &report)
+      }
+    }
+    if options.wantsGroup("startup") {
+      try StartupBenchmarks(options: options, paths: paths).run(into: &report)
+    }
+    if options.wantsGroup("durable") {
+      try DurableBenchmarks(options: options).run(into: &report)
+    }
+    if options.wantsGroup("rendering") {
+      try RenderingBenchmarks(options: options, paths: paths).run(into: &report)
+    }
+    Report.note("load \(Self.loadAverage) at the end")
+    let judged = report.figures.values.filter { options.wants($0.name) && $0.goal != nil }
+    let missed = judged.filter { $0.passes == false }.map(\.name).sorted()
+    Report.note(
+      "\(judged.count - missed.count) of \(judged.count) goals met"
+        + (missed.isEmpty ? "" : "; missed: " + missed.joined(separator: ", ")))
+  }
+
+  /// The 1, 5 and 15 minute load averages, from `/proc/loadavg`: other work on the
+  /// machine shows in the figures.
+  static var loadAverage: String {
+    let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "? ? ?"
+    return text.split(separator: " ").prefix(3).joined(separator: " ")
+  }
+}
