@@ -1,4 +1,5 @@
 import Foundation
+import JuiceMakerKit
 
 /// Generated recipe directories of 10,000 juices over 50 fruits, in a temporary directory.
 ///

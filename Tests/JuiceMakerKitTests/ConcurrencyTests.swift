@@ -27,7 +27,7 @@ struct ConcurrencyTests {
         defer { group.leave() }
         let maker = JuiceMaker(name: "shop-\(shopIndex)", catalog: catalog, store: store)
         var tally = Tally()
-        var random = SplitMix(seed: UInt64(shopIndex))
+        var random = SplitMix64(seed: UInt64(shopIndex))
         for step in 0..<ordersPerShop {
           if step % 50 == 0 {
             let fruit = catalog.fruits[Int(random.next() % 5)].id
@@ -71,18 +71,5 @@ struct ConcurrencyTests {
       #expect(final[fruit, default: -1] >= 0)
       #expect(final[fruit] == initial[fruit, default: 0] + restocked - withdrawn, "\(fruit)")
     }
-  }
-}
-
-/// A small deterministic random number generator.
-struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

@@ -1,3 +1,5 @@
+import JuiceMakerKit
+
 /// Seeded mutations of byte strings, for fuzzing: bit flips, random bytes,
 /// insertions of JSON and format-specifier punctuation, deletions, truncations,
 /// duplications and splices from other inputs.
