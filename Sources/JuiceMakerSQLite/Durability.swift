@@ -11,8 +11,8 @@ extension SQLiteStockStorage {
     /// default; a few thousand operations per second, bound by the disk's flush
     /// latency.
     case full
-    /// `synchronous=NORMAL`: the log is flushed only at checkpoints, roughly ten
-    /// times faster. An application crash still loses nothing, but a power loss or
+    /// `synchronous=NORMAL`: the log is flushed only at checkpoints, about eight
+    /// times faster (measured: 58k against 7.5k orders/s). An application crash still loses nothing, but a power loss or
     /// operating-system crash may roll back the last operations committed since the
     /// last checkpoint; the store stays consistent, with levels and journal rolled
     /// back together.
