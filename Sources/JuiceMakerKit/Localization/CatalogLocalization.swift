@@ -25,25 +25,28 @@ final class CatalogLocalization: Sendable {
   ///
   /// - Parameters:
   ///   - localization: The decoded localization.
-  ///   - language: Its normalized language tag.
-  init?(_ localization: StringCatalogFile.Localization, language: String) {
+  ///   - rule: The plural rule of its language.
+  init?(_ localization: StringCatalogFile.Localization, rule: PluralRule) {
     var substitutions: [String: FormatSubstitution] = [:]
-    for (name, substitution) in localization.substitutions ?? [:] {
-      substitutions[name] = FormatSubstitution(name: name, substitution)
+    if let decoded = localization.substitutions {
+      substitutions.reserveCapacity(decoded.count)
+      for (name, substitution) in decoded {
+        substitutions[name] = FormatSubstitution(name: name, substitution)
+      }
     }
     let variations =
       localization.variations?.plural == nil
-      ? localization.variations?.device?["other"]?.variations : localization.variations
+      ? localization.variations?.otherDevice?.variations : localization.variations
     if let plural = variations?.plural {
       body = .plural(PluralForms(plural, substitutions: substitutions))
     } else if let unit = localization.stringUnit
-      ?? localization.variations?.device?["other"]?.resolvedUnit
+      ?? localization.variations?.otherDevice?.resolvedUnit
     {
       body = .single(CatalogValue(unit, substitutions: substitutions))
     } else {
       return nil
     }
-    self.rule = PluralRule(language: language)
+    self.rule = rule
     self.substitutions = substitutions
   }
 

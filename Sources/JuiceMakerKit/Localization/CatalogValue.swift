@@ -29,6 +29,13 @@ final class CatalogValue: Sendable {
 extension StringCatalogFile.Variant {
   /// The string unit of this branch; a branch that varies by device uses its `other` device.
   var resolvedUnit: StringCatalogFile.StringUnit? {
-    stringUnit ?? variations?.device?["other"]?.resolvedUnit
+    stringUnit ?? variations?.otherDevice?.resolvedUnit
+  }
+}
+
+extension StringCatalogFile.Variations {
+  /// The `other` branch of a variation by device: the one for devices not named.
+  var otherDevice: StringCatalogFile.Variant? {
+    device?.first { $0.name == "other" }?.value
   }
 }

@@ -11,22 +11,19 @@ enum FormatConversion: Sendable, Hashable {
   /// `%u`, `%llu`, …: a non-negative ``LocalizedArgument/int(_:)``.
   case unsigned
 
-  /// The length modifiers accepted before `d`, `i`, and `u`.
-  private static let lengthModifiers: Set<String> = ["", "h", "hh", "l", "ll", "q", "z", "j", "t"]
-
   /// The conversion of a length modifier and conversion character, or `nil` if unsupported.
   ///
   /// - Parameters:
-  ///   - length: The length modifier, such as `ll`, or empty.
+  ///   - length: The UTF-8 bytes of the length modifier, such as `ll`, or none.
   ///   - character: The conversion character, such as `d` or `@`.
-  init?(length: some StringProtocol, character: Unicode.Scalar) {
+  init?(length: some Collection<UInt8>, character: UInt8) {
     switch character {
-    case "@" where length.isEmpty: self = .object
-    case "d", "i": self = .signed
-    case "u": self = .unsigned
+    case UInt8(ascii: "@") where length.isEmpty: self = .object
+    case UInt8(ascii: "d"), UInt8(ascii: "i"): self = .signed
+    case UInt8(ascii: "u"): self = .unsigned
     default: return nil
     }
-    guard Self.lengthModifiers.contains(String(length)) else { return nil }
+    guard Self.isLengthModifier(length) else { return nil }
   }
 
   /// The conversion of a specifier written without its `%`, such as a substitution's
@@ -34,7 +31,25 @@ enum FormatConversion: Sendable, Hashable {
   ///
   /// - Parameter specifier: The specifier, such as `lld`, `d`, or `@`.
   init?(specifier: String) {
-    guard let character = specifier.unicodeScalars.last else { return nil }
-    self.init(length: String(specifier.unicodeScalars.dropLast()), character: character)
+    guard let character = specifier.utf8.last else { return nil }
+    self.init(length: specifier.utf8.dropLast(), character: character)
+  }
+
+  /// Whether bytes spell an accepted length modifier: none, `h`, `hh`, `l`, `ll`, `q`, `z`, `j`,
+  /// or `t`.
+  private static func isLengthModifier(_ length: some Collection<UInt8>) -> Bool {
+    var bytes = length.makeIterator()
+    guard let first = bytes.next() else { return true }
+    guard let second = bytes.next() else {
+      switch first {
+      case UInt8(ascii: "h"), UInt8(ascii: "l"), UInt8(ascii: "q"), UInt8(ascii: "z"),
+        UInt8(ascii: "j"), UInt8(ascii: "t"):
+        return true
+      default:
+        return false
+      }
+    }
+    return bytes.next() == nil && first == second
+      && (first == UInt8(ascii: "h") || first == UInt8(ascii: "l"))
   }
 }

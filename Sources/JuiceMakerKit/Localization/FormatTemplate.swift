@@ -20,15 +20,18 @@ struct FormatTemplate: Sendable {
   ///     substitution's branches, where `%arg` is allowed and `%#@name@` is not.
   /// - Complexity: O(*n*) for a value of *n* characters.
   init(parsing text: String, substitutions: [String: FormatSubstitution]?) {
-    var parser = FormatParser(text, substitutions: substitutions)
-    parser.parse()
-    segments = parser.segments
-    switch parser.segments.first {
-    case .literal(let text) where parser.segments.count == 1: plainText = text
+    var contiguous = text  // `withUTF8` may need to make the text contiguous, so needs a `var`.
+    segments = contiguous.withUTF8 { bytes in
+      var parser = FormatParser(text, bytes: bytes, substitutions: substitutions)
+      parser.parse()
+      return parser.segments
+    }
+    switch segments.first {
+    case .literal(let text) where segments.count == 1: plainText = text
     case nil: plainText = ""
     default: plainText = nil
     }
-    literalByteCount = parser.segments.reduce(0) { total, segment in
+    literalByteCount = segments.reduce(0) { total, segment in
       if case .literal(let literal) = segment { total + literal.utf8.count } else { total }
     }
   }
@@ -46,65 +49,97 @@ struct FormatTemplate: Sendable {
 // MARK: - Parsing
 
 /// Splits a catalog value into literal, specifier, and particle segments.
+///
+/// It works on the value's UTF-8 bytes: every character of the format syntax is ASCII, and a
+/// byte of a multi-byte character is never ASCII, so the value is only ever cut at character
+/// boundaries. Literal text is sliced out of the value, not rebuilt character by character; a
+/// value that is all literal text is kept as the very string the catalog holds.
 private struct FormatParser {
-  private let scalars: [Unicode.Scalar]
+  private let text: String
+  private let bytes: UnsafeBufferPointer<UInt8>
   private let substitutions: [String: FormatSubstitution]?
   private var index = 0
   private var nextSequentialPosition = 1
-  private var literal = String.UnicodeScalarView()
+  /// Where the literal text not yet emitted starts.
+  private var literalStart = 0
+  /// Literal text before `literalStart` not yet emitted, when `%%` interrupted it.
+  private var pendingLiteral = ""
+  /// Whether the literal text not yet emitted holds a `(`, which every Korean particle notation
+  /// has: text without one is not searched for them.
+  private var literalHasBracket = false
   private(set) var segments: [FormatSegment] = []
 
-  init(_ text: String, substitutions: [String: FormatSubstitution]?) {
-    self.scalars = Array(text.unicodeScalars)
+  /// Prepares to parse a value.
+  ///
+  /// - Parameters:
+  ///   - text: The value.
+  ///   - bytes: The value's UTF-8 bytes, valid while the parser is used.
+  ///   - substitutions: The substitutions `%#@name@` may refer to, or `nil` inside a
+  ///     substitution's branches.
+  init(
+    _ text: String, bytes: UnsafeBufferPointer<UInt8>,
+    substitutions: [String: FormatSubstitution]?
+  ) {
+    self.text = text
+    self.bytes = bytes
     self.substitutions = substitutions
   }
 
   mutating func parse() {
-    while index < scalars.count {
-      if scalars[index] == "%" {
-        parseSpecifier()
-      } else {
-        literal.append(scalars[index])
+    while index < bytes.count {
+      guard bytes[index] == UInt8(ascii: "%") else {
+        if bytes[index] == UInt8(ascii: "(") {
+          literalHasBracket = true
+        }
         index += 1
+        continue
       }
+      let start = index
+      if let segment = parseSpecifier() {
+        flushLiteral(upTo: start)
+        segments.append(segment)
+      } else {
+        // `%%`: the literal text goes on with one `%`.
+        pendingLiteral += string(literalStart..<start + 1)
+      }
+      literalStart = index
     }
-    flushLiteral()
+    flushLiteral(upTo: bytes.count)
   }
 
-  /// Parses the specifier starting at the `%` at `index`.
-  private mutating func parseSpecifier() {
+  /// Parses the specifier starting at the `%` at `index`, leaving `index` after it.
+  ///
+  /// - Returns: The segment, or `nil` for `%%`, which stands for a literal `%`.
+  private mutating func parseSpecifier() -> FormatSegment? {
     let start = index
     index += 1
-    guard index < scalars.count else {
-      return emit(.invalid(specifier: "%", problem: .incomplete))
+    guard index < bytes.count else {
+      return .invalid(specifier: "%", problem: .incomplete)
     }
-    if scalars[index] == "%" {
-      literal.append("%")
+    if bytes[index] == UInt8(ascii: "%") {
       index += 1
-      return
+      return nil
     }
     if hasPrefix("arg", at: index) {
       index += 3
-      return emit(
-        substitutions == nil
-          ? .substitutionArgument
-          : .invalid(specifier: "%arg", problem: .argumentOutsideSubstitution))
+      return substitutions == nil
+        ? .substitutionArgument
+        : .invalid(specifier: "%arg", problem: .argumentOutsideSubstitution)
     }
 
     // An explicit argument number, `N$`. Digits without `$` would be a width: unsupported.
     var position: Int?
     var positionIsInvalid = false
     let digitsStart = index
-    while index < scalars.count, scalars[index].isASCIIDigit {
+    while index < bytes.count, bytes[index].isASCIIDigit {
       index += 1
     }
     if index > digitsStart {
-      guard index < scalars.count, scalars[index] == "$" else {
+      guard index < bytes.count, bytes[index] == UInt8(ascii: "$") else {
         consumeConversionCharacter()
-        return emit(.invalid(specifier: text(from: start), problem: .unknownConversion))
+        return .invalid(specifier: string(start..<index), problem: .unknownConversion)
       }
-      let digits = String(String.UnicodeScalarView(scalars[digitsStart..<index]))
-      if let number = Int(digits), number >= 1 {
+      if let number = Int(string(digitsStart..<index)), number >= 1 {
         position = number
       } else {
         positionIsInvalid = true
@@ -112,72 +147,68 @@ private struct FormatParser {
       index += 1
     }
 
-    if index < scalars.count, scalars[index] == "#" {
+    if index < bytes.count, bytes[index] == UInt8(ascii: "#") {
       return parseSubstitution(from: start, position: position, positionIsInvalid)
     }
 
     let lengthStart = index
-    while index < scalars.count, index - lengthStart < 2,
-      "hlqjzt".unicodeScalars.contains(scalars[index])
-    {
+    while index < bytes.count, index - lengthStart < 2, bytes[index].isLengthModifier {
       index += 1
     }
-    let length = String(String.UnicodeScalarView(scalars[lengthStart..<index]))
-    guard index < scalars.count, scalars[index].isConversionCharacter else {
-      return emit(.invalid(specifier: text(from: start), problem: .incomplete))
+    let length = UnsafeBufferPointer(rebasing: bytes[lengthStart..<index])
+    guard index < bytes.count, bytes[index].isConversionCharacter else {
+      return .invalid(specifier: string(start..<index), problem: .incomplete)
     }
-    let character = scalars[index]
+    let character = bytes[index]
     index += 1
-    let specifier = text(from: start)
+    let specifier = string(start..<index)
     guard let conversion = FormatConversion(length: length, character: character) else {
-      return emit(.invalid(specifier: specifier, problem: .unknownConversion))
+      return .invalid(specifier: specifier, problem: .unknownConversion)
     }
     guard !positionIsInvalid else {
-      return emit(.invalid(specifier: specifier, problem: .invalidPosition))
+      return .invalid(specifier: specifier, problem: .invalidPosition)
     }
-    emit(
-      .argument(
-        position: position ?? takeSequentialPosition(), conversion: conversion,
-        specifier: specifier))
+    return .argument(
+      position: position ?? takeSequentialPosition(), conversion: conversion,
+      specifier: specifier)
   }
 
   /// Parses `#@name@` after `%` (and an optional `N$`), with `index` at the `#`.
   private mutating func parseSubstitution(
     from start: Int, position: Int?, _ positionIsInvalid: Bool
-  ) {
+  ) -> FormatSegment {
     index += 1
-    guard index < scalars.count, scalars[index] == "@" else {
-      return emit(.invalid(specifier: text(from: start), problem: .incomplete))
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "@") else {
+      return .invalid(specifier: string(start..<index), problem: .incomplete)
     }
     index += 1
     let nameStart = index
-    while index < scalars.count, scalars[index].isNameCharacter {
+    while index < bytes.count, bytes[index].isNameCharacter {
       index += 1
     }
-    guard index > nameStart, index < scalars.count, scalars[index] == "@" else {
-      return emit(.invalid(specifier: text(from: start), problem: .incomplete))
+    guard index > nameStart, index < bytes.count, bytes[index] == UInt8(ascii: "@") else {
+      return .invalid(specifier: string(start..<index), problem: .incomplete)
     }
-    let name = String(String.UnicodeScalarView(scalars[nameStart..<index]))
+    let name = string(nameStart..<index)
     index += 1
-    let specifier = text(from: start)
+    let specifier = string(start..<index)
     // `%#@name@` takes an argument in order like any other specifier, even with an argNum.
     let sequential = takeSequentialPosition()
     guard !positionIsInvalid else {
-      return emit(.invalid(specifier: specifier, problem: .invalidPosition))
+      return .invalid(specifier: specifier, problem: .invalidPosition)
     }
     guard let substitutions else {
-      return emit(.invalid(specifier: specifier, problem: .nestedSubstitution))
+      return .invalid(specifier: specifier, problem: .nestedSubstitution)
     }
     guard let substitution = substitutions[name] else {
-      return emit(.invalid(specifier: specifier, problem: .undefinedSubstitution(name: name)))
+      return .invalid(specifier: specifier, problem: .undefinedSubstitution(name: name))
     }
     if let problem = substitution.problem {
-      return emit(.invalid(specifier: specifier, problem: problem))
+      return .invalid(specifier: specifier, problem: problem)
     }
-    emit(
-      .substitution(
-        substitution, position: substitution.argumentNumber ?? position ?? sequential,
-        specifier: specifier))
+    return .substitution(
+      substitution, position: substitution.argumentNumber ?? position ?? sequential,
+      specifier: specifier)
   }
 
   private mutating func takeSequentialPosition() -> Int {
@@ -187,68 +218,105 @@ private struct FormatParser {
 
   /// Consumes a letter that would end an unsupported specifier such as `%5d`.
   private mutating func consumeConversionCharacter() {
-    if index < scalars.count, scalars[index].isConversionCharacter {
+    if index < bytes.count, bytes[index].isConversionCharacter {
       index += 1
     }
   }
 
-  private func hasPrefix(_ prefix: String, at position: Int) -> Bool {
-    var cursor = position
-    for scalar in prefix.unicodeScalars {
-      guard cursor < scalars.count, scalars[cursor] == scalar else { return false }
-      cursor += 1
+  private func hasPrefix(_ prefix: StaticString, at position: Int) -> Bool {
+    let count = prefix.utf8CodeUnitCount
+    guard bytes.count - position >= count else { return false }
+    return prefix.withUTF8Buffer { prefix in
+      bytes[position..<position + count].elementsEqual(prefix)
     }
-    return true
   }
 
-  private func text(from start: Int) -> String {
-    String(String.UnicodeScalarView(scalars[start..<index]))
+  /// The value's text in a range of byte offsets that fall on character boundaries.
+  private func string(_ range: Range<Int>) -> String {
+    String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
   }
 
-  private mutating func emit(_ segment: FormatSegment) {
-    flushLiteral()
-    segments.append(segment)
+  /// Appends the literal text pending before `end`, split around Korean particle notations.
+  private mutating func flushLiteral(upTo end: Int) {
+    let literal: String
+    if pendingLiteral.isEmpty {
+      guard literalStart < end else { return }
+      literal = literalStart == 0 && end == bytes.count ? text : string(literalStart..<end)
+    } else {
+      literal = pendingLiteral + string(literalStart..<end)
+      pendingLiteral = ""
+    }
+    if literalHasBracket {
+      literalHasBracket = false
+      appendSplittingParticles(literal)
+    } else {
+      segments.append(.literal(literal))
+    }
   }
 
-  /// Appends the pending literal text, split around Korean particle notations.
-  private mutating func flushLiteral() {
-    guard !literal.isEmpty else { return }
-    let text = Array(literal)
-    literal = String.UnicodeScalarView()
-    var chunkStart = 0
-    var cursor = 0
-    while cursor < text.count {
-      guard let (particle, length) = KoreanParticle.notation(in: text, at: cursor) else {
-        cursor += 1
-        continue
+  /// Appends literal text as literal and particle segments.
+  private mutating func appendSplittingParticles(_ literal: String) {
+    var contiguous = literal
+    contiguous.withUTF8 { bytes in
+      var chunkStart = 0
+      var cursor = 0
+      while cursor < bytes.count {
+        guard KoreanParticle.mayStartNotation(in: bytes, at: cursor),
+          let (particle, length) = KoreanParticle.notation(in: bytes, at: cursor)
+        else {
+          cursor += 1
+          continue
+        }
+        if chunkStart < cursor {
+          segments.append(.literal(Self.string(bytes, chunkStart..<cursor)))
+        }
+        segments.append(
+          .particle(particle, written: Self.string(bytes, cursor..<cursor + length)))
+        cursor += length
+        chunkStart = cursor
       }
-      if chunkStart < cursor {
-        segments.append(.literal(String(String.UnicodeScalarView(text[chunkStart..<cursor]))))
+      if chunkStart == 0 {
+        segments.append(.literal(literal))
+      } else if chunkStart < bytes.count {
+        segments.append(.literal(Self.string(bytes, chunkStart..<bytes.count)))
       }
-      let written = String(String.UnicodeScalarView(text[cursor..<cursor + length]))
-      segments.append(.particle(particle, written: written))
-      cursor += length
-      chunkStart = cursor
     }
-    if chunkStart < text.count {
-      segments.append(.literal(String(String.UnicodeScalarView(text[chunkStart...]))))
-    }
+  }
+
+  private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+    String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
   }
 }
 
-extension Unicode.Scalar {
+extension UInt8 {
   fileprivate var isASCIIDigit: Bool {
-    ("0"..."9").contains(self)
+    UInt8(ascii: "0") <= self && self <= UInt8(ascii: "9")
+  }
+
+  fileprivate var isASCIILetter: Bool {
+    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self)
+      || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self)
+  }
+
+  /// A length modifier character: `h`, `l`, `q`, `j`, `z`, or `t`.
+  fileprivate var isLengthModifier: Bool {
+    switch self {
+    case UInt8(ascii: "h"), UInt8(ascii: "l"), UInt8(ascii: "q"), UInt8(ascii: "j"),
+      UInt8(ascii: "z"), UInt8(ascii: "t"):
+      true
+    default:
+      false
+    }
   }
 
   /// A character that ends a specifier: an ASCII letter or `@`.
   fileprivate var isConversionCharacter: Bool {
-    self == "@" || ("a"..."z").contains(self) || ("A"..."Z").contains(self)
+    self == UInt8(ascii: "@") || isASCIILetter
   }
 
   /// A character allowed in a substitution name.
   fileprivate var isNameCharacter: Bool {
-    isASCIIDigit || ("a"..."z").contains(self) || ("A"..."Z").contains(self)
-      || self == "_" || self == "-" || self == "."
+    isASCIIDigit || isASCIILetter
+      || self == UInt8(ascii: "_") || self == UInt8(ascii: "-") || self == UInt8(ascii: ".")
   }
 }

@@ -90,8 +90,8 @@ public enum KoreanParticle: Sendable, Hashable, CaseIterable {
     }
   }
 
-  /// Every accepted notation, with its particle.
-  private static let notations: [(scalars: [Unicode.Scalar], particle: KoreanParticle)] = {
+  /// Every accepted notation in UTF-8, with its particle.
+  private static let notations: [(bytes: [UInt8], particle: KoreanParticle)] = {
     let spellings: [(String, KoreanParticle)] = [
       ("(이)가", .subject), ("이(가)", .subject), ("가(이)", .subject),
       ("(은)는", .topic), ("은(는)", .topic), ("는(은)", .topic),
@@ -99,21 +99,39 @@ public enum KoreanParticle: Sendable, Hashable, CaseIterable {
       ("(과)와", .conjunction), ("과(와)", .conjunction), ("와(과)", .conjunction),
       ("(으)로", .direction), ("(이)나", .alternative), ("(이)랑", .companion),
     ]
-    return spellings.map { (Array($0.unicodeScalars), $1) }
+    return spellings.map { (Array($0.utf8), $1) }
   }()
 
-  /// The notation starting at a position of some text, if any.
+  /// Whether a notation may start at a position of some UTF-8 text, checked in a byte or two.
+  ///
+  /// Every notation opens its bracket either first, as in `(이)가`, or right after one Hangul
+  /// syllable (three bytes from 가, EA B0 80, to 힣, ED 9E A3), as in `이(가)`.
   ///
   /// - Parameters:
-  ///   - text: The text, as scalars.
-  ///   - position: Where the notation would start.
-  /// - Returns: The particle and the notation's length in scalars, or `nil`.
+  ///   - text: The text's UTF-8 bytes.
+  ///   - position: A position in the text.
+  static func mayStartNotation(in text: UnsafeBufferPointer<UInt8>, at position: Int) -> Bool {
+    let byte = text[position]
+    return byte == UInt8(ascii: "(")
+      || ((0xEA...0xED).contains(byte) && text.count - position > 3
+        && text[position + 3] == UInt8(ascii: "("))
+  }
+
+  /// The notation starting at a position of some UTF-8 text, if any.
+  ///
+  /// Check ``mayStartNotation(in:at:)`` first to pass over most positions cheaply.
+  ///
+  /// - Parameters:
+  ///   - text: The text's UTF-8 bytes.
+  ///   - position: Where the notation would start, at a character boundary.
+  /// - Returns: The particle and the notation's length in bytes, or `nil`.
   static func notation(
-    in text: [Unicode.Scalar], at position: Int
+    in text: UnsafeBufferPointer<UInt8>, at position: Int
   ) -> (particle: KoreanParticle, length: Int)? {
-    for notation in notations where text.count - position >= notation.scalars.count {
-      if text[position..<position + notation.scalars.count].elementsEqual(notation.scalars) {
-        return (notation.particle, notation.scalars.count)
+    for notation in notations
+    where notation.bytes[0] == text[position] && text.count - position >= notation.bytes.count {
+      if text[position..<position + notation.bytes.count].elementsEqual(notation.bytes) {
+        return (notation.particle, notation.bytes.count)
       }
     }
     return nil

@@ -20,18 +20,21 @@ public enum LanguageTag {
     let upper = base.uppercased()
     guard !base.isEmpty, upper != "C", upper != "POSIX" else { return nil }
     let subtags = base.split(omittingEmptySubsequences: true) { $0 == "_" || $0 == "-" }
-    guard !subtags.isEmpty else { return nil }
-    return subtags.enumerated().map { index, subtag in
-      if index == 0 {
-        subtag.lowercased()
-      } else if subtag.count == 4, subtag.allSatisfy(\.isLetter) {
-        subtag.prefix(1).uppercased() + subtag.dropFirst().lowercased()
+    guard let language = subtags.first else { return nil }
+    // Built by appending rather than with `joined(separator:)`, whose generic code costs more
+    // than the rest of this function the first time a process calls it.
+    var result = language.lowercased()
+    for subtag in subtags.dropFirst() {
+      result += "-"
+      if subtag.count == 4, subtag.allSatisfy(\.isLetter) {
+        result += subtag.prefix(1).uppercased() + subtag.dropFirst().lowercased()
       } else if subtag.count == 2 || (subtag.count == 3 && subtag.allSatisfy(\.isNumber)) {
-        subtag.uppercased()
+        result += subtag.uppercased()
       } else {
-        subtag.lowercased()
+        result += subtag.lowercased()
       }
-    }.joined(separator: "-")
+    }
+    return result
   }
 
   /// The tags to try for a normalized tag, most specific first: `zh-Hant-TW`, `zh-Hant`, `zh`.

@@ -9,7 +9,7 @@ struct PluralForms: Sendable {
   ///   - substitutions: The substitutions the branches may refer to, or `nil` inside a
   ///     substitution.
   init(
-    _ plural: [String: StringCatalogFile.Variant],
+    _ plural: [(name: String, value: StringCatalogFile.Variant)],
     substitutions: [String: FormatSubstitution]?
   ) {
     values = Array(repeating: nil, count: PluralCategory.allCases.count)

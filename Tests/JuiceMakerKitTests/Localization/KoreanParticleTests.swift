@@ -69,6 +69,30 @@ struct KoreanParticleTests {
     #expect(localizer.string("direction", "") == "(으)로 만들어요")
   }
 
+  @Test(arguments: [
+    ("%@(이)가", "수박", "수박이"),
+    ("(으)로%@", "딸기", "(으)로딸기"),
+    ("100%%(이)가 %@(이)가", "키위", "100%(이)가 키위가"),
+    ("수박%%(은)는", "", "수박%(은)는"),
+    ("%%수박(은)는", "", "%수박은"),
+    ("(이)가(을)를", "", "(이)가를"),
+    ("딸기(이)가(을)를", "", "딸기가를"),
+    ("이(가)", "", "이(가)"),
+    ("(이", "", "(이"),
+    ("수박이(", "", "수박이("),
+    ("😀 수박(이)랑 %@(와)과", "키위", "😀 수박이랑 키위(와)과"),
+  ])
+  func notationsAreFoundWhereverTheyAreWritten(
+    value: String, argument: String, expected: String
+  ) throws {
+    let json = """
+      {"sourceLanguage": "ko", "strings": {"k": {"localizations": {"ko": {"stringUnit": \
+      {"state": "translated", "value": "\(value)"}}}}}}
+      """
+    let korean = try LocalizationFixtures.catalog(json: json).localizer(for: "ko")
+    #expect(korean.string("k", .string(argument)) == expected)
+  }
+
   @Test func packFruitReadsRightWithoutCodeChanges() throws {
     let catalog = try StringCatalog(directory: LocalizationFixtures.url("Pack"))
     let korean = catalog.localizer(for: "ko")

@@ -44,8 +44,126 @@ struct StringCatalogLoadingTests {
       return
     }
     #expect(file == "NotJSON.xcstrings")
-    #expect(!reason.isEmpty)
+    #expect(reason == "line 4, column 20: unexpected 'o'; expected a JSON value")
     #expect(error?.description.hasPrefix("NotJSON.xcstrings: not valid JSON") == true)
+  }
+
+  /// The reasons read as `JSONDecoder`'s did when it decoded catalogs, so messages translators
+  /// have seen stay the same.
+  @Test(arguments: [
+    (
+      #"{"sourceLanguage": "en", "strings": {"k": {"localizations": {"en": {"stringUnit": {"value": 1}}}}}}"#,
+      #"strings.k.localizations.en.stringUnit.value"#,
+      "Expected to decode String but found number instead."
+    ),
+    (
+      #"{"sourceLanguage": "en", "strings": {"k": {"localizations": {"en": {"stringUnit": {"state": "new"}}}}}}"#,
+      #"strings.k.localizations.en.stringUnit.value"#, #"missing required field "value""#
+    ),
+    (
+      #"{"sourceLanguage": null}"#, "sourceLanguage",
+      "Cannot get value of type String -- found null value instead"
+    ),
+    (#"{"strings": {}}"#, "sourceLanguage", #"missing required field "sourceLanguage""#),
+    (
+      #"[]"#, "(top level)",
+      "Expected to decode Dictionary<String, Any> but found an array instead."
+    ),
+    (
+      #"{"sourceLanguage": "en", "strings": {"fruit.kiwi": null}}"#, #"strings["fruit.kiwi"]"#,
+      "Cannot get keyed decoding container -- found null value instead"
+    ),
+    (
+      #"{"sourceLanguage": "en", "strings": {"k": {"shouldTranslate": "no"}}}"#,
+      "strings.k.shouldTranslate", "Expected to decode Bool but found a string instead."
+    ),
+    (
+      #"{"sourceLanguage": "en", "strings": {"k": {"localizations": {"ko-KR": {"variations": {"plural": []}}}}}}"#,
+      #"strings.k.localizations["ko-KR"].variations.plural"#,
+      "Expected to decode Dictionary<String, Any> but found an array instead."
+    ),
+    (
+      #"{"sourceLanguage": "en", "strings": {"k": {"localizations": {"en": {"substitutions": {"n": {"argNum": true}}}}}}}"#,
+      "strings.k.localizations.en.substitutions.n.argNum",
+      "Expected to decode Int but found bool instead."
+    ),
+    (
+      #"{"sourceLanguage": "en", "strings": {"k": {"localizations": {"en": {"substitutions": {"n": {"argNum": 1.5}}}}}}}"#,
+      "strings.k.localizations.en.substitutions.n.argNum",
+      "Parsed JSON number <1.5> does not fit in Int."
+    ),
+    (
+      #"{"sourceLanguage": "en", "strings": {"404": {"comment": false}}}"#,
+      #"strings["404"].comment"#, "Expected to decode String but found bool instead."
+    ),
+  ])
+  func wrongTypesAndMissingFieldsNameTheFieldAndTheReason(
+    json: String, path: String, reason: String
+  ) {
+    #expect(
+      throws: LocalizationError.invalidStructure(
+        file: "Inline.xcstrings", path: path, reason: reason)
+    ) {
+      try LocalizationFixtures.catalog(json: json)
+    }
+  }
+
+  /// Fields are read in the order of the model and the members of `strings` and the like in
+  /// written order, so the same file always reports the same problem. (`JSONDecoder` went
+  /// through those members in hash order, which changed from run to run.)
+  @Test func theProblemReportedDoesNotVaryFromRunToRun() {
+    let json = """
+      {"sourceLanguage": "en", "strings": {
+        "zebra": {"comment": 1},
+        "apple": {"comment": 2}
+      }, "version": 3}
+      """
+    #expect(
+      throws: LocalizationError.invalidStructure(
+        file: "Inline.xcstrings", path: "version",
+        reason: "Expected to decode String but found number instead.")
+    ) {
+      try LocalizationFixtures.catalog(json: json)
+    }
+    #expect(
+      throws: LocalizationError.invalidStructure(
+        file: "Inline.xcstrings", path: "strings.zebra.comment",
+        reason: "Expected to decode String but found number instead.")
+    ) {
+      try LocalizationFixtures.catalog(
+        json: json.replacingOccurrences(of: "\"version\": 3", with: "\"version\": \"1.0\""))
+    }
+  }
+
+  @Test func nullFieldsAndUnknownFieldsAreIgnored() throws {
+    let catalog = try LocalizationFixtures.catalog(
+      json: """
+        {"sourceLanguage": "en", "version": null, "strings": {
+          "k": {"comment": null, "shouldTranslate": null, "extractionState": null, "future": [1],
+            "localizations": {"en": {"stringUnit": {"state": null, "value": "Hi"},
+              "variations": null, "substitutions": null}}},
+          "empty": {"localizations": null},
+          "bare": {}
+        }}
+        """)
+    #expect(catalog.keys == ["bare", "empty", "k"])
+    #expect(catalog.localizer(for: "en").string("k") == "Hi")
+    #expect(catalog.comment(forKey: "k") == nil)
+  }
+
+  @Test(arguments: ["2", "2.0", "2e0", "0.2e1"])
+  func argNumIsAWholeNumberInAnySpelling(argNum: String) throws {
+    let json = """
+      {"sourceLanguage": "en", "strings": {"k": {"localizations": {"en": {
+        "stringUnit": {"value": "%@ %#@n@"},
+        "substitutions": {"n": {"argNum": \(argNum), "variations": {"plural": {
+          "one": {"stringUnit": {"value": "%arg cup"}},
+          "other": {"stringUnit": {"value": "%arg cups"}}
+        }}}}
+      }}}}}
+      """
+    let english = try LocalizationFixtures.catalog(json: json).localizer(for: "en")
+    #expect(english.string("k", "Kiwi", 3) == "Kiwi 3 cups")
   }
 
   @Test(arguments: [
