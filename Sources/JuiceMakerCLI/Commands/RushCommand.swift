@@ -251,7 +251,6 @@ struct Rush: Sendable {
   }
 }
 
-
 /// The `--json` report of a rush.
 struct RushDocument: Encodable {
   struct Shop: Encodable {

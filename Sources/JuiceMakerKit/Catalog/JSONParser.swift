@@ -134,6 +134,7 @@ struct JSONParser {
     try enter()
     offset += 1
     var members: [JSONMember] = []
+    // Small objects check their few keys directly; hashing every key costs more.
     var seen: Set<String> = []
     skipWhitespace()
     if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") {
@@ -149,7 +150,14 @@ struct JSONParser {
       let keyLine = line
       let keyColumn = column
       let key = try parseString()
-      if !seen.insert(key).inserted {
+      let repeated: Bool
+      if members.count < 16 {
+        repeated = members.contains { $0.key == key }
+      } else {
+        if seen.isEmpty { seen = Set(members.map(\.key)) }
+        repeated = !seen.insert(key).inserted
+      }
+      if repeated {
         throw Failure(
           reason: "the key \"\(key.abridgedInProblem)\" appears twice in one object", line: keyLine,
           column: keyColumn)
