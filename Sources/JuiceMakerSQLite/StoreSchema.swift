@@ -1,3 +1,4 @@
+import Foundation
 import JuiceMakerKit
 
 /// The store's schema, version 1, and how an opened file is checked against it.
@@ -87,7 +88,24 @@ enum StoreSchema {
   /// - Throws: `StockStorageError.invalid` for a file that is not a store of this
   ///   schema version; `.unavailable` when it cannot be read or changed.
   static func prepare(_ database: Database) throws(StockStorageError) {
-    var state = try self.state(of: database)
+    // Several processes may open a new file at once. SQLite answers some lock
+    // conflicts there at once with SQLITE_BUSY, without waiting (switching the
+    // journal mode, for one), so a busy failure is tried again until the busy
+    // timeout has passed.
+    let deadline = ContinuousClock.now + database.busyTimeout
+    while true {
+      do {
+        try prepareOnce(database)
+        return
+      } catch {
+        guard case .unavailable = error, ContinuousClock.now < deadline else { throw error }
+        Thread.sleep(forTimeInterval: 0.005)
+      }
+    }
+  }
+
+  private static func prepareOnce(_ database: Database) throws(StockStorageError) {
+    var state = try snapshotState(of: database)
     if state == .empty {
       // Before the first write, which fixes the page size for good.
       try database.execute("PRAGMA page_size = \(pageSize)")
@@ -115,6 +133,20 @@ enum StoreSchema {
         detail: "it belongs to another application (application_id \(applicationID))")
     case .unmarked:
       throw .invalid(path: database.path, detail: "it holds the tables of another application")
+    }
+  }
+
+  /// The state as one read transaction sees it: a creator's schema and marks are
+  /// committed together, so the three reads of `state(of:)` must see one snapshot.
+  private static func snapshotState(of database: Database) throws(StockStorageError) -> State {
+    try database.execute("BEGIN")
+    do {
+      let state = try self.state(of: database)
+      try database.execute("COMMIT")
+      return state
+    } catch {
+      try? database.execute("ROLLBACK")
+      throw error
     }
   }
 
