@@ -74,6 +74,7 @@ public final class SQLiteStockStorage: StockStorage {
       """
       PRAGMA synchronous = \(durability.rawValue.uppercased());
       PRAGMA wal_autocheckpoint = \(StoreSchema.checkpointPages);
+      PRAGMA journal_size_limit = \(StoreSchema.checkpointPages * StoreSchema.pageSize);
       PRAGMA trusted_schema = OFF;
       """)
     try StoreSchema.prepare(database)
