@@ -34,7 +34,8 @@ esac
 mkdir -p "$work/corpus-$target" "$work/crashes-$target"
 binary=$work/fuzz-$target
 # shellcheck disable=SC2046
-swiftc -parse-as-library -module-name JuiceMakerKit -sanitize=fuzzer,address -g \
+swiftc -parse-as-library -module-name JuiceMakerKit -package-name JuiceMaker \
+  -sanitize=fuzzer,address -g \
   -enable-upcoming-feature ExistentialAny \
   -enable-upcoming-feature MemberImportVisibility \
   -enable-upcoming-feature InternalImportsByDefault \
