@@ -18,7 +18,9 @@ public struct Catalog: Sendable {
   /// Every juice, in load order.
   public let juices: [Juice]
   /// The pack files the catalog was loaded from, in load order.
-  public let packs: [URL]
+  public var packs: [URL] { packPaths.map { URL(fileURLWithPath: $0, isDirectory: false) } }
+  /// The pack files as paths; URLs are made only when asked for.
+  let packPaths: [String]
 
   let fruitIndices: [Fruit.ID: Int]
   let juiceIndices: [Juice.ID: Int]
@@ -79,11 +81,11 @@ public struct Catalog: Sendable {
           ingredientPaths: juice.ingredients.indices.map { "\(path).ingredients[\($0)]" },
           path: path))
     }
-    try self.init(merging: [pack], problems: problems, packs: [])
+    try self.init(merging: [pack], problems: problems, paths: [])
   }
 
   /// Merges decoded packs, adding the problems that only show across packs.
-  init(merging packs: [Pack], problems: [CatalogError.Problem], packs urls: [URL])
+  init(merging packs: [Pack], problems: [CatalogError.Problem], paths: [String])
     throws(CatalogError)
   {
     var problems = problems
@@ -138,7 +140,7 @@ public struct Catalog: Sendable {
     self.juices = juices
     self.fruitIndices = fruitIndices
     self.juiceIndices = juiceIndices
-    self.packs = urls
+    self.packPaths = paths
     self.serial = serial
   }
 
