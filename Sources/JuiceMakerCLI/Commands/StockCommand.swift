@@ -9,7 +9,7 @@ struct StockCommand {
     guard let action = arguments.first else {
       let catalog = try context.loadCatalog()
       let (store, _) = try context.openStore(for: catalog)
-      show(store, catalog: catalog)
+      show(store)
       return
     }
     guard ["add", "remove", "set"].contains(action) else {
@@ -28,7 +28,7 @@ struct StockCommand {
       context.emit(
         StockEditDocument(
           fruit: fruit.rawValue, name: texts.localizer.name(of: fruit), stock: level,
-          fruits: Self.documents(store, catalog: catalog, texts: texts)))
+          fruits: Self.documents(store, texts: texts)))
     } else {
       context.say(texts.string("stock.updated", .string(texts.name(of: fruit)), .int(level)))
     }
@@ -58,10 +58,10 @@ struct StockCommand {
     }
   }
 
-  private func show(_ store: FruitStore, catalog: Catalog) {
+  private func show(_ store: FruitStore) {
     let texts = context.texts
     if context.json {
-      context.emit(StockDocument(fruits: Self.documents(store, catalog: catalog, texts: texts)))
+      context.emit(StockDocument(fruits: Self.documents(store, texts: texts)))
       return
     }
     let levels = store.levels()
@@ -72,7 +72,7 @@ struct StockCommand {
     }
   }
 
-  static func documents(_ store: FruitStore, catalog: Catalog, texts: Texts) -> [FruitDocument] {
+  static func documents(_ store: FruitStore, texts: Texts) -> [FruitDocument] {
     zip(store.fruits, store.levels()).map { fruit, level in
       FruitDocument(id: fruit.rawValue, name: texts.localizer.name(of: fruit), stock: level)
     }

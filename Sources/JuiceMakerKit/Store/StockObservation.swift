@@ -61,7 +61,7 @@ final class ObserverRegistry: Sendable {
 
   /// Calls every observer with the change, outside the registry's lock.
   func notify(_ change: StockChange) {
-    let handlers = state.withLock { Array($0.handlers.sorted { $0.key < $1.key }.map(\.value)) }
+    let handlers = state.withLock { $0.handlers.sorted { $0.key < $1.key }.map(\.value) }
     for handler in handlers {
       handler(change)
     }
