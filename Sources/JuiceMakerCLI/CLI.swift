@@ -52,7 +52,10 @@ public struct CLI {
     let json = invocation.has("json")
     let strings: StringCatalog
     do throws(LocalizationError) {
-      strings = try StringCatalog(directory: localizationDirectory(invocation))
+      strings = try DataLayers.loadStrings(
+        DataLayers.catalogs(
+          given: invocation["localization"] ?? environment["JUICE_MAKER_LOCALIZATION"],
+          environment: environment))
     } catch {
       return report(.invalidStrings(error), texts: nil, json: json)
     }
@@ -68,7 +71,10 @@ public struct CLI {
     }
     if invocation.has("version") {
       output.write(
-        json ? JSONOutput.encode(["version": Self.version]) : "juice-maker \(Self.version)\n")
+        json
+          ? JSONOutput.encode(["version": Self.version, "data": DataLayers.builtInVersion])
+          : "juice-maker \(Self.version)\n"
+            + texts.string("version.data", .string(DataLayers.builtInVersion)) + "\n")
       return .success
     }
     if invocation.has("help") {
@@ -110,12 +116,6 @@ public struct CLI {
       errorOutput.write(message + "\n")
     }
     return error.exitCode
-  }
-
-  private func localizationDirectory(_ invocation: Invocation) -> URL {
-    URL(
-      fileURLWithPath: invocation["localization"] ?? environment["JUICE_MAKER_LOCALIZATION"]
-        ?? "Localization")
   }
 }
 

@@ -8,7 +8,7 @@ enum CommandLineKey {
       "shop.stock.help", "history.empty", "history.kind.order", "history.kind.add",
       "history.kind.remove", "history.kind.set", "history.outcome.done",
       "history.outcome.refused", "validate.summary", "rush.report", "rush.shop", "rush.juice",
-      "rush.stock", "rush.conserved",
+      "rush.stock", "rush.conserved", "version.data",
       "error.unknownCommand", "error.unknownOption", "error.unexpectedValue", "error.missingValue",
       "error.emptyValue", "error.optionNotApplicable", "error.conflictingOptions",
       "error.missingArgument", "error.unexpectedArgument", "error.notWholeNumber",

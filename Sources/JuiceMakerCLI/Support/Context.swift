@@ -14,10 +14,11 @@ struct Context {
   var json: Bool { invocation.has("json") }
   var shopName: String { invocation["shop"] ?? "main" }
 
-  /// The recipes directory: `--recipes`, `JUICE_MAKER_RECIPES`, or `./Recipes`.
-  var recipesDirectory: URL {
-    URL(
-      fileURLWithPath: invocation["recipes"] ?? environment["JUICE_MAKER_RECIPES"] ?? "Recipes")
+  /// The packs of every layer: built in, the user's, then `--recipes` or
+  /// `JUICE_MAKER_RECIPES`.
+  func packFiles() throws(CLIError) -> [DataLayers.File] {
+    try DataLayers.packs(
+      given: invocation["recipes"] ?? environment["JUICE_MAKER_RECIPES"], environment: environment)
   }
 
   /// The store file: `--store`, `JUICE_MAKER_STORE`, or `store.sqlite` under
@@ -38,11 +39,7 @@ struct Context {
 
   /// Loads the packs.
   func loadCatalog() throws(CLIError) -> Catalog {
-    do {
-      return try Catalog.load(from: recipesDirectory)
-    } catch {
-      throw .invalidPacks(error)
-    }
+    try DataLayers.loadCatalog(packFiles())
   }
 
   /// Opens the durable store for the catalog's fruits.

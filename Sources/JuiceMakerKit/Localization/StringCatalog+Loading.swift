@@ -67,6 +67,15 @@ extension StringCatalog {
     try self.init(sources: [(fileName, data)], errors: [])
   }
 
+  /// Loads and merges catalogs given by name and contents, in the given order.
+  ///
+  /// - Parameter sources: Each catalog's name, which errors use (such as
+  ///   `<built-in>/Localization/Localizable.xcstrings`), and its contents.
+  /// - Throws: `LocalizationError`, as ``init(directory:)`` does.
+  public init(sources: [(name: String, data: Data)]) throws(LocalizationError) {
+    try self.init(sources: sources, errors: [])
+  }
+
   /// Decodes, merges, and compiles catalog files, collecting every problem.
   private init(sources: [(name: String, data: Data)], errors: [LocalizationError])
     throws(LocalizationError)
