@@ -3,18 +3,23 @@ import JuiceMakerKit
 import JuiceMakerSQLite
 
 /// `juice-maker history [--limit N]`: the journal of orders and stock edits, newest first.
-struct HistoryCommand {
+struct HistoryCommand: Command {
+  static let limitOption = Option.number("limit", .positive)
+  static let definition = CommandDefinition(name: "history", options: [limitOption.spec])
+
   let context: Context
+  /// How many entries to show.
+  let limit: Int
 
   /// How many entries `history` shows without `--limit`.
   static let defaultLimit = 20
 
-  func run() throws(CLIError) {
-    _ = try context.arguments([], command: "history")
-    let limit =
-      try context.invocation["limit"].map { text throws(CLIError) in
-        try Quantity.parse(text, for: "--limit", .positive)
-      } ?? Self.defaultLimit
+  init(parsing line: ParsedCommandLine, context: Context) throws(CLIError) {
+    self.context = context
+    limit = try line.value(Self.limitOption) ?? Self.defaultLimit
+  }
+
+  func run(input: inout any LineInput) throws(CLIError) {
     let catalog = try context.loadCatalog()
     let (_, storage) = try context.openStore(for: catalog)
     let entries: [JournalEntry]

@@ -1,11 +1,16 @@
 import JuiceMakerKit
 
 /// `juice-maker menu`: each juice with its name, recipe, and how many can be made now.
-struct MenuCommand {
+struct MenuCommand: Command {
+  static let definition = CommandDefinition(name: "menu")
+
   let context: Context
 
-  func run() throws(CLIError) {
-    _ = try context.arguments([], command: "menu")
+  init(parsing line: ParsedCommandLine, context: Context) {
+    self.context = context
+  }
+
+  func run(input: inout any LineInput) throws(CLIError) {
     let catalog = try context.loadCatalog()
     let (store, _) = try context.openStore(for: catalog)
     let shop = JuiceMaker(name: context.shopName, catalog: catalog, store: store)

@@ -1,21 +1,31 @@
 import JuiceMakerKit
 
 /// `juice-maker order JUICE [--count N]`: makes juice, all or nothing.
-struct OrderCommand {
-  let context: Context
+struct OrderCommand: Command {
+  static let countOption = Option.number("count", .positive)
+  static let definition = CommandDefinition(
+    name: "order", options: [countOption.spec],
+    arguments: [ArgumentSpec(name: "JUICE", completion: .juice)])
 
-  func run() throws(CLIError) {
-    let given = try context.arguments(["JUICE"], command: "order")
-    let count =
-      try context.invocation["count"].map { text throws(CLIError) in
-        try Quantity.parse(text, for: "--count", .positive)
-      } ?? 1
+  let context: Context
+  /// The juice as given: an id or a name.
+  let juiceName: String
+  /// How many to make at once.
+  let count: Int
+
+  init(parsing line: ParsedCommandLine, context: Context) throws(CLIError) {
+    self.context = context
+    juiceName = line.arguments[0]
+    count = try line.value(Self.countOption) ?? 1
+  }
+
+  func run(input: inout any LineInput) throws(CLIError) {
     let catalog = try context.loadCatalog()
     let juice = try NameIndex(catalog: catalog, strings: context.strings).juice(
-      named: given[0], in: catalog)
+      named: juiceName, in: catalog)
     let (store, _) = try context.openStore(for: catalog)
     let shop = JuiceMaker(name: context.shopName, catalog: catalog, store: store)
-    let order = try Self.make(juice, count: count, at: shop)
+    let order = try shop.serve(juice, count: count)
     let texts = context.texts
     if context.json {
       context.emit(
@@ -26,21 +36,6 @@ struct OrderCommand {
             uniqueKeysWithValues: zip(store.fruits.map(\.rawValue), store.levels()))))
     } else {
       context.say(texts.orderMessage(order))
-    }
-  }
-
-  /// Makes juice, turning the shop's refusal into the command's.
-  static func make(_ juice: Juice, count: Int, at shop: JuiceMaker) throws(CLIError) -> Order {
-    do throws(JuiceMakerError) {
-      return try shop.make(juice, count: count)
-    } catch {
-      switch error {
-      case .outOfStock(let shortages): throw .outOfStock(shortages)
-      case .unknownJuice(let id): throw .unknownJuice(id.rawValue)
-      case .unknownFruit(let id): throw .unknownFruit(id.rawValue)
-      case .invalidCount(let count): throw .tooLarge(value: String(count), option: "--count")
-      case .storage(let storageError): throw CLIError(storageError)
-      }
     }
   }
 }

@@ -7,8 +7,34 @@ import Synchronization
 ///
 /// Without `--threads` or `--tasks` the shops take turns on one thread, so the same seed
 /// gives the same result.
-struct RushCommand {
+struct RushCommand: Command {
+  static let shopsOption = Option.number("shops", .positive)
+  static let ordersOption = Option.number("orders", .positive, metavariable: "M")
+  static let seedOption = Option.number("seed", .nonNegative, metavariable: "S")
+  static let threadsFlag = Flag("threads")
+  static let tasksFlag = Flag("tasks")
+  static let definition = CommandDefinition(
+    name: "rush",
+    options: [
+      shopsOption.spec, ordersOption.spec, seedOption.spec, threadsFlag.spec, tasksFlag.spec,
+    ],
+    exclusive: [[threadsFlag.spec, tasksFlag.spec]])
+
   let context: Context
+  let shops: Int
+  let orders: Int
+  let seed: Int
+  let mode: Mode
+
+  init(parsing line: ParsedCommandLine, context: Context) throws(CLIError) {
+    self.context = context
+    shops = try line.value(Self.shopsOption) ?? 4
+    orders = try line.value(Self.ordersOption) ?? 1000
+    seed = try line.value(Self.seedOption) ?? 1
+    guard shops <= 1024 else { throw .tooLarge(value: String(shops), option: "--shops") }
+    mode =
+      line.isSet(Self.threadsFlag) ? .threads : line.isSet(Self.tasksFlag) ? .tasks : .sequential
+  }
 
   /// How a rush runs its shops.
   enum Mode: String, Encodable {
@@ -20,31 +46,29 @@ struct RushCommand {
     case tasks
   }
 
-  func run() throws(CLIError) {
-    _ = try context.arguments([], command: "rush")
-    let invocation = context.invocation
-    let shops = try Quantity.parse(invocation["shops"] ?? "4", for: "--shops", .positive)
-    let orders = try Quantity.parse(invocation["orders"] ?? "1000", for: "--orders", .positive)
-    let seed = try Quantity.parse(invocation["seed"] ?? "1", for: "--seed", .nonNegative)
-    guard shops <= 1024 else { throw .tooLarge(value: String(shops), option: "--shops") }
-    if invocation.has("threads") && invocation.has("tasks") {
-      throw .conflictingOptions("--threads", "--tasks")
-    }
-    let mode: Mode =
-      invocation.has("threads") ? .threads : invocation.has("tasks") ? .tasks : .sequential
+  func run(input: inout any LineInput) throws(CLIError) {
     let catalog = try context.loadCatalog()
+    // Only --store on this command line makes a rush durable: its fake orders and restocks
+    // must never land in a store an exported JUICE_MAKER_STORE happens to name.
     let store: FruitStore
-    if invocation["store"] != nil || context.environment["JUICE_MAKER_STORE"] != nil {
+    let location: String?
+    if context.global.store != nil {
       store = try context.openStore(for: catalog).0
+      location = context.storePath
     } else {
       store = FruitStore(catalog: catalog)
+      location = nil
     }
     let rush = Rush(
       catalog: catalog, store: store, shops: shops, orders: orders, seed: UInt64(seed))
     let report = rush.run(mode)
     if context.json {
-      context.emit(RushDocument(report, mode: mode, catalog: catalog, store: store))
+      context.emit(
+        RushDocument(report, mode: mode, catalog: catalog, store: store, location: location))
     } else {
+      context.say(
+        location.map { context.texts.string("rush.store.file", .string(Texts.shown($0))) }
+          ?? context.texts.string("rush.store.memory"))
       print(report, catalog: catalog, store: store)
     }
     if let broken = report.broken {
@@ -276,8 +300,14 @@ struct RushDocument: Encodable {
   let stock: [String: Int]
   let conserved: Bool
   let problem: String?
+  /// The store file, or `nil` for a store in memory.
+  let store: String?
 
-  init(_ report: Rush.Report, mode: RushCommand.Mode, catalog: Catalog, store: FruitStore) {
+  init(
+    _ report: Rush.Report, mode: RushCommand.Mode, catalog: Catalog, store: FruitStore,
+    location: String?
+  ) {
+    self.store = location
     ok = report.broken == nil
     self.mode = mode
     made = report.made

@@ -6,13 +6,18 @@ import JuiceMakerKit
 /// makeable counts. A refusal asks whether to edit the stock; yes opens the stock
 /// screen (`+ FRUIT N`, `- FRUIT N`, `= FRUIT N`, then close). It reads one command
 /// per line, from a terminal or a pipe, and ends cleanly at the end of input.
-struct ShopCommand {
+struct ShopCommand: Command {
+  static let definition = CommandDefinition(name: "shop", takesJSON: false)
+
   let context: Context
+
+  init(parsing line: ParsedCommandLine, context: Context) {
+    self.context = context
+  }
 
   private var texts: Texts { context.texts }
 
-  func run(input: inout some LineInput) throws(CLIError) {
-    _ = try context.arguments([], command: "shop")
+  func run(input: inout any LineInput) throws(CLIError) {
     let catalog = try context.loadCatalog()
     let names = NameIndex(catalog: catalog, strings: context.strings)
     let (store, _) = try context.openStore(for: catalog)
@@ -51,7 +56,7 @@ struct ShopCommand {
         continue
       }
       do throws(CLIError) {
-        let order = try OrderCommand.make(juice, count: 1, at: shop)
+        let order = try shop.serve(juice, count: 1)
         context.say(texts.orderMessage(order))
         showScreen = true
       } catch {
@@ -82,7 +87,7 @@ struct ShopCommand {
   }
 
   /// Asks the yes-or-no question after a refusal; `nil` at the end of input.
-  private func ask(input: inout some LineInput) -> Bool? {
+  private func ask(input: inout any LineInput) -> Bool? {
     let yes = texts.string(LocalizationKey.yes)
     let no = texts.string(LocalizationKey.no)
     while true {
@@ -120,7 +125,7 @@ struct ShopCommand {
   }
 
   /// The stock screen; returns `false` at the end of input.
-  private func stockScreen(_ shop: JuiceMaker, names: NameIndex, input: inout some LineInput)
+  private func stockScreen(_ shop: JuiceMaker, names: NameIndex, input: inout any LineInput)
     throws(CLIError) -> Bool
   {
     let store = shop.store
@@ -153,7 +158,7 @@ struct ShopCommand {
       }
       do throws(CLIError) {
         let (action, fruit, quantity) = try parseEdit(trimmed, store: store, names: names)
-        let level = try StockCommand.edit(action, quantity, of: fruit, in: store, by: shop.name)
+        let level = try action.apply(quantity, of: fruit, in: store, by: shop.name)
         context.say(texts.string("stock.updated", .string(texts.name(of: fruit)), .int(level)))
         showScreen = true
       } catch {
@@ -166,19 +171,19 @@ struct ShopCommand {
 
   /// `+ FRUIT [N]`, `- FRUIT [N]` or `= FRUIT N`; FRUIT by number, id or name.
   private func parseEdit(_ line: String, store: FruitStore, names: NameIndex) throws(CLIError)
-    -> (String, Fruit.ID, Int)
+    -> (StockAction, Fruit.ID, Int)
   {
     guard let sign = line.first, "+-=".contains(sign) else {
       throw .unknownCommand(line)
     }
     var words = line.dropFirst().split(separator: " ", omittingEmptySubsequences: true).map(
       String.init)
-    let action = sign == "+" ? "add" : sign == "-" ? "remove" : "set"
+    let action: StockAction = sign == "+" ? .add : sign == "-" ? .remove : .set
     var quantity = 1
     if words.count >= 2, let last = words.last, last.allSatisfy({ $0.isNumber || $0 == "-" }) {
-      quantity = try Quantity.parse(last, for: "N", action == "set" ? .nonNegative : .positive)
+      quantity = try Quantity.parse(last, for: "N", action.rule)
       words.removeLast()
-    } else if action == "set" {
+    } else if action == .set {
       throw .missingArgument(argument: "N", command: String(sign))
     }
     guard !words.isEmpty else { throw .missingArgument(argument: "FRUIT", command: String(sign)) }

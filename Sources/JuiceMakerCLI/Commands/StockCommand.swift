@@ -1,28 +1,55 @@
 import JuiceMakerKit
 
 /// `juice-maker stock [add|remove|set FRUIT N]`: shows or edits the stock.
-struct StockCommand {
-  let context: Context
+struct StockCommand: Command {
+  static let definition = CommandDefinition(
+    name: "stock",
+    arguments: [
+      ArgumentSpec(
+        name: "ACTION", completion: .choices, isOptional: true,
+        choices: StockAction.allCases.map(\.rawValue)),
+      ArgumentSpec(name: "FRUIT", completion: .fruit),
+      ArgumentSpec(name: "N"),
+    ])
 
-  func run() throws(CLIError) {
-    let arguments = context.invocation.arguments
-    guard let action = arguments.first else {
+  /// One edit: the action, the fruit as given, and N.
+  struct Edit {
+    let action: StockAction
+    let fruit: String
+    let quantity: Int
+  }
+
+  let context: Context
+  /// The edit, or `nil` to show the stock.
+  let edit: Edit?
+
+  init(parsing line: ParsedCommandLine, context: Context) throws(CLIError) {
+    self.context = context
+    let arguments = line.arguments
+    guard let first = arguments.first else {
+      edit = nil
+      return
+    }
+    guard let action = StockAction(rawValue: first), arguments.count == 3 else {
+      throw .unexpectedArgument(first, command: "stock")
+    }
+    edit = Edit(
+      action: action, fruit: arguments[1],
+      quantity: try Quantity.parse(arguments[2], for: "N", action.rule))
+  }
+
+  func run(input: inout any LineInput) throws(CLIError) {
+    guard let edit else {
       let catalog = try context.loadCatalog()
       let (store, _) = try context.openStore(for: catalog)
       show(store)
       return
     }
-    guard ["add", "remove", "set"].contains(action) else {
-      throw .unexpectedArgument(action, command: "stock")
-    }
-    let given = try context.arguments([action, "FRUIT", "N"], command: "stock " + action)
-    let quantity = try Quantity.parse(
-      given[2], for: "N", action == "set" ? .nonNegative : .positive)
     let catalog = try context.loadCatalog()
     let names = NameIndex(catalog: catalog, strings: context.strings)
-    let fruit = try names.fruit(named: given[1])
+    let fruit = try names.fruit(named: edit.fruit)
     let (store, _) = try context.openStore(for: catalog)
-    let level = try Self.edit(action, quantity, of: fruit, in: store, by: context.shopName)
+    let level = try edit.action.apply(edit.quantity, of: fruit, in: store, by: context.shopName)
     let texts = context.texts
     if context.json {
       context.emit(
@@ -31,30 +58,6 @@ struct StockCommand {
           fruits: Self.documents(store, texts: texts)))
     } else {
       context.say(texts.string("stock.updated", .string(texts.name(of: fruit)), .int(level)))
-    }
-  }
-
-  /// Applies one edit and returns the new level.
-  static func edit(
-    _ action: String, _ quantity: Int, of fruit: Fruit.ID, in store: FruitStore, by editor: String
-  ) throws(CLIError) -> Int {
-    do throws(FruitStoreError) {
-      switch action {
-      case "add": return try store.add(quantity, of: fruit, by: editor)
-      case "remove": return try store.remove(quantity, of: fruit, by: editor)
-      default:
-        try store.setStock(quantity, of: fruit, by: editor)
-        return quantity
-      }
-    } catch {
-      switch error {
-      case .unknownFruit(let fruit): throw .unknownFruit(fruit.rawValue)
-      case .negativeQuantity(let value, _): throw .negative(value: String(value), option: "N")
-      case .overflow(let fruit, let stock, let amount):
-        throw .overflow(fruit: fruit, stock: stock, amount: amount)
-      case .insufficientStock(let shortage): throw .notEnoughStock(shortage)
-      case .storage(let storageError): throw CLIError(storageError)
-      }
     }
   }
 

@@ -5,14 +5,19 @@ import JuiceMakerKit
 /// Errors (exit 65): a malformed pack or catalog, a name missing in the source
 /// language, a malformed specifier. Warnings (exit 0): a missing or untranslated
 /// string in another language, unused keys.
-struct ValidateCommand {
+struct ValidateCommand: Command {
+  static let definition = CommandDefinition(name: "validate")
+
   let context: Context
+
+  init(parsing line: ParsedCommandLine, context: Context) {
+    self.context = context
+  }
 
   /// Every key the command line uses besides names.
   static let requiredKeys = LocalizationKey.messages + CommandLineKey.all
 
-  func run() throws(CLIError) {
-    _ = try context.arguments([], command: "validate")
+  func run(input: inout any LineInput) throws(CLIError) {
     let catalog = try context.loadCatalog()
     let issues = context.strings.validationIssues(
       fruitIDs: catalog.fruits.map(\.id.rawValue), juiceIDs: catalog.juices.map(\.id.rawValue),

@@ -21,6 +21,8 @@ enum CLIError: Error, Equatable, Sendable {
   case missingArgument(argument: String, command: String)
   /// An argument the command does not take.
   case unexpectedArgument(String, command: String)
+  /// A shop name that is empty once trimmed, too long, or holds a control character.
+  case invalidShopName(String, reason: ShopNameProblem)
   /// A count or quantity that is not a whole number.
   case notWholeNumber(value: String, option: String)
   /// A whole number too large for the shop.
@@ -82,6 +84,7 @@ enum CLIError: Error, Equatable, Sendable {
     case .emptyValue: "emptyValue"
     case .optionNotApplicable: "optionNotApplicable"
     case .conflictingOptions: "conflictingOptions"
+    case .invalidShopName: "invalidShopName"
     case .missingArgument: "missingArgument"
     case .unexpectedArgument: "unexpectedArgument"
     case .notWholeNumber: "notWholeNumber"
@@ -123,6 +126,9 @@ enum CLIError: Error, Equatable, Sendable {
       return l.string("error.optionNotApplicable", s(option), s(command))
     case .conflictingOptions(let first, let second):
       return l.string("error.conflictingOptions", s(first), s(second))
+    case .invalidShopName(let name, let reason):
+      return l.string(
+        "error.invalidShopName." + reason.rawValue, s(name), .int(ShopName.maximumLength))
     case .missingArgument(let argument, let command):
       return l.string("error.missingArgument", s(argument), s(command))
     case .unexpectedArgument(let argument, let command):
@@ -170,6 +176,16 @@ enum CLIError: Error, Equatable, Sendable {
       return ""
     }
   }
+}
+
+/// What is wrong with a shop name.
+enum ShopNameProblem: String, Sendable, CaseIterable {
+  /// Nothing but white space.
+  case empty
+  /// Longer than `ShopName.maximumLength` characters.
+  case tooLong
+  /// Holds a control character.
+  case controlCharacter
 }
 
 extension CLIError {

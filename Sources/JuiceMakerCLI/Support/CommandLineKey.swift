@@ -1,14 +1,25 @@
-/// The keys of `Localization/CommandLine.xcstrings`: every word the command line
-/// shows besides the shop's names and messages.
+/// The keys of `Localization/CommandLine.xcstrings` that `validate` requires: those of the
+/// command definitions (help, command lines, options) and those the code names.
 enum CommandLineKey {
-  /// Every key, for `validate`.
-  static let all: [String] =
+  /// Every key the command line needs.
+  static var all: [String] {
+    let definitions = Commands.all.map { $0.definition }
+    let model =
+      definitions.flatMap { [$0.helpKey] + $0.forms.map(\.key) + $0.options.map(\.helpKey) }
+      + GlobalOptions.all.map(\.helpKey)
+    return model + named
+  }
+
+  /// The keys the code names besides those of the definitions.
+  private static let named: [String] =
     [
-      "menu.makeable", "menu.ingredient", "stock.updated", "shop.prompt", "shop.quit", "shop.bye",
-      "shop.stock.help", "history.empty", "history.kind.order", "history.kind.add",
-      "history.kind.remove", "history.kind.set", "history.outcome.done",
+      "help.title", "help.usage", "help.placeholder.options", "help.placeholder.command",
+      "help.placeholder.arguments", "help.commands", "help.options", "help.globalHint",
+      "help.footer", "menu.makeable", "menu.ingredient", "stock.updated", "shop.prompt",
+      "shop.quit", "shop.bye", "shop.stock.help", "history.empty", "history.outcome.done",
       "history.outcome.refused", "validate.summary", "rush.report", "rush.shop", "rush.juice",
-      "rush.stock", "rush.conserved", "version.data",
+      "rush.stock", "rush.conserved", "rush.store.memory", "rush.store.file", "version.data",
+      "packs.recipes", "packs.catalogs", "packs.replaces",
       "error.unknownCommand", "error.unknownOption", "error.unexpectedValue", "error.missingValue",
       "error.emptyValue", "error.optionNotApplicable", "error.conflictingOptions",
       "error.missingArgument", "error.unexpectedArgument", "error.notWholeNumber",
@@ -16,5 +27,8 @@ enum CommandLineKey {
       "error.unknownFruit", "error.ambiguousName", "error.overflow", "error.invalidPacks",
       "error.validationFailed", "error.invalidStore", "error.storeUnavailable",
       "error.conservationBroken",
-    ] + Help.topics.map { "help." + $0 }
+    ]
+    + StockAction.allCases.map { "history.kind." + $0.rawValue } + ["history.kind.order"]
+    + DataLayers.Layer.allCases.map { "packs.layer." + $0.rawValue }
+    + ShopNameProblem.allCases.map { "error.invalidShopName." + $0.rawValue }
 }

@@ -4,27 +4,28 @@ import JuiceMakerSQLite
 
 /// What every command needs: the parsed command line, the data, and the streams.
 struct Context {
-  let invocation: Invocation
+  let global: GlobalOptions
   let environment: [String: String]
+  /// The string catalogs of every layer, as loaded into `strings`.
+  let catalogFiles: [DataLayers.File]
   let strings: StringCatalog
   let texts: Texts
   let output: any TextOutput
   let errorOutput: any TextOutput
 
-  var json: Bool { invocation.has("json") }
-  var shopName: String { invocation["shop"] ?? "main" }
+  var json: Bool { global.json }
+  var shopName: String { global.shop }
 
   /// The packs of every layer: built in, the user's, then `--recipes` or
   /// `JUICE_MAKER_RECIPES`.
   func packFiles() throws(CLIError) -> [DataLayers.File] {
-    try DataLayers.packs(
-      given: invocation["recipes"] ?? environment["JUICE_MAKER_RECIPES"], environment: environment)
+    try DataLayers.packs(given: global.recipes, environment: environment)
   }
 
   /// The store file: `--store`, `JUICE_MAKER_STORE`, or `store.sqlite` under
   /// `$XDG_STATE_HOME/juice-maker/` (else `~/.local/state/juice-maker/`).
   var storePath: String {
-    if let path = invocation["store"] ?? environment["JUICE_MAKER_STORE"], !path.isEmpty {
+    if let path = global.store ?? global.storeVariable {
       return path
     }
     let state: String
@@ -65,17 +66,5 @@ struct Context {
   /// Writes a JSON document.
   func emit(_ document: some Encodable) {
     output.write(JSONOutput.encode(document))
-  }
-
-  /// Fails unless the command got exactly the named arguments.
-  func arguments(_ names: [String], command: String) throws(CLIError) -> [String] {
-    let given = invocation.arguments
-    if given.count > names.count {
-      throw .unexpectedArgument(given[names.count], command: command)
-    }
-    if given.count < names.count {
-      throw .missingArgument(argument: names[given.count], command: command)
-    }
-    return given
   }
 }
