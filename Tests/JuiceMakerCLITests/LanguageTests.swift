@@ -62,3 +62,32 @@ struct LanguageTests {
     #expect(korean.lines.first == "사용법: juice-maker order JUICE [--count N] [옵션]")
   }
 }
+
+/// English names agree with the counts beside them, on every screen.
+struct CountAgreementTests {
+  @Test func englishNamesAgreeWithTheirCountsInStockAndTheShop() async throws {
+    let sandbox = try Sandbox()
+    sandbox.setStock(["kiwi": 1, "mango": 0])
+    let stock = try await sandbox.run(["stock"])
+    #expect(stock.lines.contains("kiwi          1"), "\(stock)")
+    #expect(stock.lines.contains("mangoes       0"), "\(stock)")
+    let shop = try await sandbox.run(["shop"], input: "s\n+ kiwi 1\nClose\nq\n")
+    #expect(
+      shop.lines.contains("strawberries 10 · bananas 10 · pineapples 10 · kiwi 1 · mangoes 0"))
+    #expect(shop.lines.contains("  4) kiwi 1"), "\(shop)")
+    #expect(shop.lines.contains("> kiwis: 2 in stock"), "\(shop)")
+    let rush = try await sandbox.run(["rush", "--orders", "1", "--shops", "1"], useStore: false)
+    #expect(rush.stdout.contains("strawberries"), "\(rush)")
+  }
+
+  @Test func longInputIsCutShortWithAMarkerInTheUsersLanguage() async throws {
+    let sandbox = try Sandbox()
+    let long = String(repeating: "x", count: 4095)
+    let korean = try await sandbox.run(["--lang", "ko", "order", long])
+    #expect(korean.status == 64, "\(korean)")
+    #expect(korean.stderr.contains("… (4095바이트)"), "\(korean)")
+    #expect(!korean.stderr.contains("bytes"), "\(korean)")
+    let english = try await sandbox.run(["order", long])
+    #expect(english.stderr.contains("… (4095 bytes)"), "\(english)")
+  }
+}

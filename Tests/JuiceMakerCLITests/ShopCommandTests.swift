@@ -68,7 +68,7 @@ struct ShopCommandTests {
       outcome.lines == [
         "",
         "Fresh juice, made just for you!",
-        "strawberry 10 · banana 10 · pineapple 10 · kiwi 10 · mango 10",
+        "strawberries 10 · bananas 10 · pineapples 10 · kiwis 10 · mangoes 10",
         "  1) Strawberry Juice         0 can be made",
         "  2) Banana Juice             5 can be made",
         "  3) Kiwi Juice               3 can be made",
@@ -200,9 +200,10 @@ struct ShopCommandTests {
         "N must not be negative, not -1.",
         "N must be a whole number, not “x”. " + Self.stockHelp,
       ])
-    #expect(outcome.lines.contains("> > > > > > > > kiwi: 15 in stock"))
+    #expect(outcome.lines.contains("> > > > > > > > kiwis: 15 in stock"))
     #expect(
-      outcome.stdout.contains("strawberry 10 · banana 10 · pineapple 10 · kiwi 15 · mango 10"))
+      outcome.stdout.contains(
+        "strawberries 10 · bananas 10 · pineapples 10 · kiwis 15 · mangoes 10"))
     #expect(try await sandbox.stock()["kiwi"] == 15)
   }
 

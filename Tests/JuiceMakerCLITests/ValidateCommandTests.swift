@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 struct ValidateCommandTests {
@@ -46,5 +47,46 @@ struct ValidateCommandTests {
     #expect(document.string("error") == "invalidCatalog")
     #expect(document.string("message")?.contains("Broken.xcstrings") == true)
     #expect(outcome.stderr == "")
+  }
+}
+
+/// `validate` finds names that make ordering ambiguous, and reports once, on standard output.
+struct ValidateReportTests {
+  @Test func duplicateDisplayNamesInOneLanguageAreErrors() async throws {
+    let sandbox = try Sandbox()
+    let data = try Fixtures.ambiguous(in: sandbox)
+    let outcome = try await sandbox.run(data + ["validate"])
+    #expect(outcome.status == 65, "\(outcome)")
+    #expect(outcome.stderr == "", "\(outcome)")
+    #expect(
+      outcome.lines.contains(
+        "error: [ko] “라즈베리” is the name of more than one fruit: lime, raspberry. Editing the stock by that name is ambiguous."
+      ), "\(outcome)")
+    let summaries = outcome.lines.filter { $0.hasPrefix("Checked ") }
+    #expect(summaries == [outcome.lines.last], "\(outcome)")
+    #expect(outcome.lines.last?.hasSuffix(": 1 error, 0 warnings.") == true, "\(outcome)")
+    let json = try await sandbox.run(data + ["--json", "validate"])
+    #expect(json.status == 65, "\(json)")
+    let document = try json.json()
+    #expect(document.bool("ok") == false)
+    #expect(
+      document.objects("issues").contains {
+        $0.string("language") == "ko" && $0.string("severity") == "error"
+      })
+  }
+
+  @Test func errorsAndTheSummaryAreOneReportOnStandardOutput() async throws {
+    let sandbox = try Sandbox()
+    let data = try Fixtures.untranslatedJuice(in: sandbox)
+    let localization = data[3]
+    // Remove the English name too: a missing name in the source language is an error.
+    try Data(
+      #"{ "sourceLanguage": "en", "version": "1.0", "strings": {} }"#.utf8
+    ).write(to: URL(fileURLWithPath: localization).appending(path: "Melon.xcstrings"))
+    let outcome = try await sandbox.run(data + ["validate"])
+    #expect(outcome.status == 65, "\(outcome)")
+    #expect(outcome.stderr == "", "\(outcome)")
+    #expect(outcome.lines.first?.hasPrefix("error:") == true, "\(outcome)")
+    #expect(outcome.lines.filter { $0.hasPrefix("Checked ") }.count == 1, "\(outcome)")
   }
 }

@@ -53,7 +53,7 @@ struct HistoryCommand: Command {
       }
       let line = [
         formatter.string(from: entry.time),
-        Texts.shown(entry.shop),
+        texts.shown(entry.shop),
         texts.string("history.kind." + entry.kind.rawValue),
         subject + " ×" + String(entry.count),
         texts.string(entry.outcome == .done ? "history.outcome.done" : "history.outcome.refused"),

@@ -23,14 +23,14 @@ struct PacksCommand: Command {
     let texts = context.texts
     for (heading, files) in [("packs.recipes", packs), ("packs.catalogs", catalogs)] {
       context.say(texts.string(heading))
-      let names = files.map { Texts.shown($0.name) }
+      let names = files.map { texts.shown($0.name) }
       let layers = files.map { texts.string("packs.layer." + $0.layer.rawValue) }
       let nameWidth = names.map(\.displayWidth).max() ?? 0
       let layerWidth = layers.map(\.displayWidth).max() ?? 0
       for (index, file) in files.enumerated() {
         var line =
           "  " + names[index].padded(to: nameWidth) + "  " + layers[index].padded(to: layerWidth)
-          + "  " + Texts.shown(file.path)
+          + "  " + texts.shown(file.path)
         if !file.replaces.isEmpty {
           let replaced = texts.localizer.list(
             file.replaces.map { texts.string("packs.layer." + $0.rawValue) })

@@ -67,7 +67,7 @@ struct RushCommand: Command {
         RushDocument(report, mode: mode, catalog: catalog, store: store, location: location))
     } else {
       context.say(
-        location.map { context.texts.string("rush.store.file", .string(Texts.shown($0))) }
+        location.map { context.texts.string("rush.store.file", .string(context.texts.shown($0))) }
           ?? context.texts.string("rush.store.memory"))
       print(report, catalog: catalog, store: store)
     }
@@ -93,7 +93,9 @@ struct RushCommand: Command {
           + texts.string(
             "rush.juice", .string(texts.name(of: juice.id)), .int(tally.made), .int(tally.refused)))
     }
-    let stock = zip(store.fruits, store.levels()).map { texts.name(of: $0) + " " + String($1) }
+    let stock = zip(store.fruits, store.levels()).map {
+      texts.name(of: $0, count: $1) + " " + String($1)
+    }
     context.say(texts.string("rush.stock", .string(stock.joined(separator: " · "))))
     if report.broken == nil {
       context.say(texts.string("rush.conserved"))

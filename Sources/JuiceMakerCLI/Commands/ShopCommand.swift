@@ -59,7 +59,7 @@ struct ShopCommand: Command {
         juice = try pick(choice, catalog: catalog, names: names)
       } catch {
         context.errorOutput.write(
-          texts.string("shop.order.unknown", .string(Texts.shown(choice))) + " "
+          texts.string("shop.order.unknown", .string(texts.shown(choice))) + " "
             + texts.string("shop.order.help") + "\n")
         continue
       }
@@ -117,7 +117,7 @@ struct ShopCommand: Command {
         return false
       }
       context.errorOutput.write(
-        texts.string("shop.answer.unknown", .string(Texts.shown(line.trimmingWhitespace())))
+        texts.string("shop.answer.unknown", .string(texts.shown(line.trimmingWhitespace())))
           + "\n")
     }
   }
@@ -143,7 +143,7 @@ struct ShopCommand: Command {
   /// "딸기 10 · 바나나 9 · …".
   private func stockBoard(_ store: FruitStore) -> String {
     zip(store.fruits, store.levels()).map { fruit, level in
-      texts.name(of: fruit) + " " + String(level)
+      texts.name(of: fruit, count: level) + " " + String(level)
     }.joined(separator: " · ")
   }
 
@@ -158,7 +158,8 @@ struct ShopCommand: Command {
         context.say("")
         context.say(texts.string(LocalizationKey.stockScreenTitle))
         for (index, (fruit, level)) in zip(store.fruits, store.levels()).enumerated() {
-          context.say("  \(index + 1)) " + texts.name(of: fruit) + " " + String(level))
+          context.say(
+            "  \(index + 1)) " + texts.name(of: fruit, count: level) + " " + String(level))
         }
         context.say(stockHelp)
       }
@@ -186,25 +187,26 @@ struct ShopCommand: Command {
       do throws(CLIError) {
         let (action, fruit, quantity) = try parseEdit(trimmed, store: store, names: names)
         let level = try action.apply(quantity, of: fruit, in: store, by: shop.name)
-        context.say(texts.string("stock.updated", .string(texts.name(of: fruit)), .int(level)))
+        context.say(
+          texts.string("stock.updated", .string(texts.name(of: fruit, count: level)), .int(level)))
         showScreen = true
       } catch {
         switch error {
         case .storeUnavailable, .invalidStore: throw error
         case .unknownFruit(let name):
           context.errorOutput.write(
-            texts.string("shop.stock.unknownFruit", .string(Texts.shown(name))) + " " + stockHelp
+            texts.string("shop.stock.unknownFruit", .string(texts.shown(name))) + " " + stockHelp
               + "\n")
         case .unknownCommand(let line):
           context.errorOutput.write(
-            texts.string("shop.stock.unknownCommand", .string(Texts.shown(line))) + " "
+            texts.string("shop.stock.unknownCommand", .string(texts.shown(line))) + " "
               + stockHelp + "\n")
         case .missingArgument(let argument, _):
           let key = argument == "N" ? "shop.stock.missingQuantity" : "shop.stock.missingFruit"
           context.errorOutput.write(texts.string(key) + " " + stockHelp + "\n")
         case .notWholeNumber(let value, _):
           context.errorOutput.write(
-            texts.string("shop.stock.badQuantity", .string(Texts.shown(value))) + " "
+            texts.string("shop.stock.badQuantity", .string(texts.shown(value))) + " "
               + stockHelp + "\n")
         default:
           context.errorOutput.write(error.message(texts) + "\n")

@@ -57,7 +57,8 @@ struct StockCommand: Command {
           fruit: fruit.rawValue, name: texts.localizer.name(of: fruit), stock: level,
           fruits: Self.documents(store, texts: texts)))
     } else {
-      context.say(texts.string("stock.updated", .string(texts.name(of: fruit)), .int(level)))
+      context.say(
+        texts.string("stock.updated", .string(texts.name(of: fruit, count: level)), .int(level)))
     }
   }
 
@@ -68,7 +69,7 @@ struct StockCommand: Command {
       return
     }
     let levels = store.levels()
-    let names = store.fruits.map { texts.name(of: $0) }
+    let names = zip(store.fruits, levels).map { texts.name(of: $0, count: $1) }
     let width = names.map(\.displayWidth).max() ?? 0
     for (name, level) in zip(names, levels) {
       context.say(name.padded(to: width) + "  " + String(level))

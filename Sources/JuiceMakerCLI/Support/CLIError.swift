@@ -110,7 +110,7 @@ enum CLIError: Error, Equatable, Sendable {
   /// The message in the user's language, names and inputs escaped for a terminal.
   func message(_ texts: Texts) -> String {
     let l = texts.localizer
-    func s(_ text: String) -> LocalizedArgument { .string(Texts.shown(text)) }
+    func s(_ text: String) -> LocalizedArgument { .string(texts.shown(text)) }
     switch self {
     case .unknownCommand(let name):
       return l.string("error.unknownCommand", s(name))
@@ -147,7 +147,7 @@ enum CLIError: Error, Equatable, Sendable {
       return l.string("error.unknownFruit", s(name))
     case .ambiguousName(let name, let candidates):
       return l.string(
-        "error.ambiguousName", s(name), .string(l.list(candidates.map(Texts.shown))))
+        "error.ambiguousName", s(name), .string(l.list(candidates.map(texts.shown))))
     case .overflow(let fruit, let stock, let amount):
       return l.string(
         "error.overflow", .string(texts.name(of: fruit)), .int(stock), .int(amount))
@@ -159,11 +159,11 @@ enum CLIError: Error, Equatable, Sendable {
         .string(texts.name(of: shortage.fruit, count: shortage.available)),
         .int(shortage.available), .int(shortage.needed))
     case .invalidPacks(let error):
-      let lines = error.problems.map { "  " + Texts.shown($0.description) }
+      let lines = error.problems.map { "  " + texts.shown($0.description) }
       return ([l.string("error.invalidPacks", .int(error.totalCount))] + lines)
         .joined(separator: "\n")
     case .invalidStrings(let error):
-      return Texts.shown(error.description)
+      return texts.shown(error.description)
     case .validationFailed(let errors):
       return l.string("error.validationFailed", .int(errors))
     case .invalidStore(let path, let detail):
