@@ -23,7 +23,7 @@ struct OrderCommand: Command {
     let catalog = try context.loadCatalog()
     let juice = try NameIndex(catalog: catalog, strings: context.strings).juice(
       named: juiceName, in: catalog)
-    let (store, _) = try context.openStore(for: catalog)
+    let store = try context.openStore(for: catalog)
     let shop = JuiceMaker(name: context.shopName, catalog: catalog, store: store)
     let order = try shop.serve(juice, count: count)
     let texts = context.texts
@@ -33,7 +33,8 @@ struct OrderCommand: Command {
           juice: juice.id.rawValue, name: texts.localizer.name(of: juice.id), count: count,
           shop: shop.name, message: texts.orderMessage(order),
           stock: Dictionary(
-            uniqueKeysWithValues: zip(store.fruits.map(\.rawValue), store.levels()))))
+            uniqueKeysWithValues: zip(store.fruits.map(\.rawValue), try context.levels(of: store))))
+      )
     } else {
       context.say(texts.orderMessage(order))
     }

@@ -41,34 +41,34 @@ struct StockCommand: Command {
   func run(input: inout any LineInput) throws(CLIError) {
     guard let edit else {
       let catalog = try context.loadCatalog()
-      let (store, _) = try context.openStore(for: catalog)
-      show(store)
+      let store = try context.openStore(for: catalog)
+      try show(store)
       return
     }
     let catalog = try context.loadCatalog()
     let names = NameIndex(catalog: catalog, strings: context.strings)
     let fruit = try names.fruit(named: edit.fruit)
-    let (store, _) = try context.openStore(for: catalog)
+    let store = try context.openStore(for: catalog)
     let level = try edit.action.apply(edit.quantity, of: fruit, in: store, by: context.shopName)
     let texts = context.texts
     if context.json {
       context.emit(
         StockEditDocument(
           fruit: fruit.rawValue, name: texts.localizer.name(of: fruit), stock: level,
-          fruits: Self.documents(store, texts: texts)))
+          fruits: try Self.documents(store, texts: texts, context: context)))
     } else {
       context.say(
         texts.string("stock.updated", .string(texts.name(of: fruit, count: level)), .int(level)))
     }
   }
 
-  private func show(_ store: FruitStore) {
+  private func show(_ store: FruitStore) throws(CLIError) {
     let texts = context.texts
     if context.json {
-      context.emit(StockDocument(fruits: Self.documents(store, texts: texts)))
+      context.emit(StockDocument(fruits: try Self.documents(store, texts: texts, context: context)))
       return
     }
-    let levels = store.levels()
+    let levels = try context.levels(of: store)
     let names = zip(store.fruits, levels).map { texts.name(of: $0, count: $1) }
     let width = names.map(\.displayWidth).max() ?? 0
     for (name, level) in zip(names, levels) {
@@ -76,8 +76,10 @@ struct StockCommand: Command {
     }
   }
 
-  static func documents(_ store: FruitStore, texts: Texts) -> [FruitDocument] {
-    zip(store.fruits, store.levels()).map { fruit, level in
+  static func documents(_ store: FruitStore, texts: Texts, context: Context) throws(CLIError)
+    -> [FruitDocument]
+  {
+    zip(store.fruits, try context.levels(of: store)).map { fruit, level in
       FruitDocument(id: fruit.rawValue, name: texts.localizer.name(of: fruit), stock: level)
     }
   }

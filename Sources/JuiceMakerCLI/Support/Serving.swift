@@ -17,6 +17,10 @@ extension JuiceMaker {
       case .unknownJuice(let id): throw .unknownJuice(id.rawValue)
       case .unknownFruit(let id): throw .unknownFruit(id.rawValue)
       case .invalidCount(let count): throw .tooLarge(value: String(count), option: "--count")
+      case .overflow(let fruit, let stock, let amount):
+        throw .overflow(fruit: fruit, stock: stock, amount: amount)
+      case .stockChanged(let fruit, let expected, let actual):
+        throw .stockChanged(fruit: fruit, expected: expected, actual: actual)
       case .storage(let storageError): throw CLIError(storageError)
       }
     }

@@ -29,19 +29,10 @@ enum StockAction: String, Sendable, CaseIterable {
       switch self {
       case .add: return try store.add(quantity, of: fruit, by: editor)
       case .remove: return try store.remove(quantity, of: fruit, by: editor)
-      case .set:
-        try store.setStock(quantity, of: fruit, by: editor)
-        return quantity
+      case .set: return try store.setStock(quantity, of: fruit, by: editor).after
       }
     } catch {
-      switch error {
-      case .unknownFruit(let fruit): throw .unknownFruit(fruit.rawValue)
-      case .negativeQuantity(let value, _): throw .negative(value: String(value), option: "N")
-      case .overflow(let fruit, let stock, let amount):
-        throw .overflow(fruit: fruit, stock: stock, amount: amount)
-      case .insufficientStock(let shortage): throw .notEnoughStock(shortage)
-      case .storage(let storageError): throw CLIError(storageError)
-      }
+      throw CLIError(error)
     }
   }
 }

@@ -120,7 +120,8 @@ extension Catalog {
   /// - Returns: The merged catalog.
   /// - Throws: `CatalogError` listing every problem.
   public static func load(_ sources: [PackSource]) throws(CatalogError) -> Catalog {
-    let results = LockedResults<(Pack, [CatalogError.Problem])>(count: sources.count)
+    let results = LockedValue(
+      [(Pack, [CatalogError.Problem])?](repeating: nil, count: sources.count))
     let decode: @Sendable (Int) -> Void = { index in
       let outcome: (Pack, [CatalogError.Problem])
       switch sources[index] {
@@ -134,14 +135,14 @@ extension Catalog {
       case .bytes(let bytes, let name):
         outcome = PackDecoder.decode(bytes, file: name)
       }
-      results.set(outcome, at: index)
+      results.withLock { $0[index] = outcome }
     }
     if sources.count >= 64 {
       DispatchQueue.concurrentPerform(iterations: sources.count, execute: decode)
     } else {
       for index in sources.indices { decode(index) }
     }
-    let decoded = results.values()
+    let decoded = results.withLock { $0.compactMap { $0 } }
     return try Catalog(
       merging: decoded.map(\.0), problems: decoded.flatMap(\.1), paths: sources.map(\.path))
   }
