@@ -102,7 +102,7 @@ struct ConfigurationTests {
       (["stock", "add", "--help"], "Usage: juice-maker stock [add|remove|set FRUIT N] [options]"),
       (["order", "--help"], "Usage: juice-maker order JUICE [--count N] [options]"),
       (["shop", "--help"], "Usage: juice-maker shop [options]"),
-      (["history", "--help"], "Usage: juice-maker history [--limit N] [options]"),
+      (["history", "--help"], "Usage: juice-maker history [--limit N] [--since TIME] [options]"),
       (["validate", "--help"], "Usage: juice-maker validate [options]"),
     ] as [([String], String)])
   func everyCommandHasHelp(arguments: [String], firstLine: String) async throws {

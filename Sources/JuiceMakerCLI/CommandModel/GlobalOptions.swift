@@ -35,6 +35,8 @@ struct GlobalOptions: Sendable {
   var lang: String?
   /// `--shop`, checked; `main` when not given.
   var shop: String
+  /// Whether `--shop` was given.
+  var shopGiven: Bool
   var json: Bool
   var help: Bool
   var version: Bool
@@ -59,7 +61,9 @@ struct GlobalOptions: Sendable {
     store = try line.value(Self.store)
     storeVariable = variables["store"]
     lang = try line.value(Self.lang)
-    shop = try line.value(Self.shop) ?? "main"
+    let givenShop = try line.value(Self.shop)
+    shop = givenShop ?? "main"
+    shopGiven = givenShop != nil
     json = line.isSet(Self.json)
     help = line.isSet(Self.help)
     version = line.isSet(Self.version)

@@ -23,6 +23,8 @@ enum CLIError: Error, Equatable, Sendable {
   case unexpectedArgument(String, command: String)
   /// A shop name that is empty once trimmed, too long, or holds a control character.
   case invalidShopName(String, reason: ShopNameProblem)
+  /// A time that is not one `--since` reads.
+  case invalidTime(value: String, option: String)
   /// A count or quantity that is not a whole number.
   case notWholeNumber(value: String, option: String)
   /// A whole number too large for the shop.
@@ -87,6 +89,7 @@ enum CLIError: Error, Equatable, Sendable {
     case .optionNotApplicable: "optionNotApplicable"
     case .conflictingOptions: "conflictingOptions"
     case .invalidShopName: "invalidShopName"
+    case .invalidTime: "invalidTime"
     case .missingArgument: "missingArgument"
     case .unexpectedArgument: "unexpectedArgument"
     case .notWholeNumber: "notWholeNumber"
@@ -132,6 +135,8 @@ enum CLIError: Error, Equatable, Sendable {
     case .invalidShopName(let name, let reason):
       return l.string(
         "error.invalidShopName." + reason.rawValue, s(name), .int(ShopName.maximumLength))
+    case .invalidTime(let value, let option):
+      return l.string("error.invalidTime", s(value), s(option))
     case .missingArgument(let argument, let command):
       return l.string("error.missingArgument", s(argument), s(command))
     case .unexpectedArgument(let argument, let command):

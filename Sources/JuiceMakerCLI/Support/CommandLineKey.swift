@@ -32,7 +32,7 @@ enum CommandLineKey {
       "error.tooLarge", "error.notPositive", "error.negative", "error.unknownJuice",
       "error.unknownFruit", "error.ambiguousName", "error.overflow", "error.invalidPacks",
       "error.validationFailed", "error.invalidStore", "error.storeUnavailable",
-      "error.conservationBroken",
+      "error.conservationBroken", "error.invalidTime",
     ]
     + StockAction.allCases.map { "history.kind." + $0.rawValue } + ["history.kind.order"]
     + DataLayers.Layer.allCases.map { "packs.layer." + $0.rawValue }
