@@ -49,7 +49,7 @@ struct LanguageTests {
     let outcome = try await sandbox.run(["order", "포도쥬스"], environment: ["LANG": "ko_KR.UTF-8"])
     #expect(outcome.status == 64, "\(outcome)")
     #expect(outcome.stdout == "")
-    #expect(outcome.stderr == "메뉴에 “포도쥬스”(이)라는 쥬스가 없어요. juice-maker menu로 메뉴를 확인하세요.\n")
+    #expect(outcome.stderr == "메뉴에 “포도쥬스”라는 쥬스가 없어요. juice-maker menu로 메뉴를 확인하세요.\n")
     let usage = try await sandbox.run(["--lang", "ko", "order", "kiwi-juice", "--count", "0"])
     #expect(usage.stderr == "--count 값은 1 이상이어야 해요. 0은 안 돼요.\n")
   }
@@ -78,6 +78,16 @@ struct CountAgreementTests {
     #expect(shop.lines.contains("> kiwis: 2 in stock"), "\(shop)")
     let rush = try await sandbox.run(["rush", "--orders", "1", "--shops", "1"], useStore: false)
     #expect(rush.stdout.contains("strawberries"), "\(rush)")
+  }
+
+  @Test func particlesAfterAQuotedWordAreRendered() async throws {
+    let sandbox = try Sandbox()
+    let juice = try await sandbox.run(["--lang", "ko", "order", "수박"])
+    #expect(juice.stderr == "메뉴에 “수박”이라는 쥬스가 없어요. juice-maker menu로 메뉴를 확인하세요.\n")
+    let fruit = try await sandbox.run(["--lang", "ko", "stock", "add", "배", "1"])
+    #expect(fruit.stderr == "가게에 “배”라는 과일이 없어요. juice-maker stock으로 재고를 확인하세요.\n")
+    let command = try await sandbox.run(["--lang", "ko", "사과"])
+    #expect(command.stderr.hasPrefix("“사과”라는 명령은 없어요."), "\(command)")
   }
 
   @Test func longInputIsCutShortWithAMarkerInTheUsersLanguage() async throws {
