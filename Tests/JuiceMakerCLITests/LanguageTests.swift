@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 struct LanguageTests {
@@ -99,5 +100,32 @@ struct CountAgreementTests {
     #expect(!korean.stderr.contains("bytes"), "\(korean)")
     let english = try await sandbox.run(["order", long])
     #expect(english.stderr.contains("… (4095 bytes)"), "\(english)")
+  }
+}
+
+/// Pack problems read in the user's language, not in English inside a Korean sentence.
+struct PackProblemLanguageTests {
+  @Test func packProblemsAreInKorean() async throws {
+    let sandbox = try Sandbox()
+    let broken = sandbox.directory.appending(path: "broken")
+    try FileManager.default.createDirectory(at: broken, withIntermediateDirectories: true)
+    try Data(
+      #"{"juices":[{"id":"x-juice","ingridients":[]}],"fruits":[{"id":"kiwi2","stock":-1}]}"#.utf8
+    ).write(to: broken.appending(path: "juices.json"))
+    let outcome = try await sandbox.run(["--lang", "ko", "--recipes", broken.path, "menu"])
+    #expect(outcome.status == 65, "\(outcome)")
+    let file = broken.appending(path: "juices.json").path
+    #expect(
+      outcome.errorLines == [
+        "레시피 팩에 문제가 3개 있어요:",
+        "  \(file): juices[0].ingridients: 모르는 키 \"ingridients\"",
+        "  \(file): juices[0]: \"ingredients\" 키가 없어요",
+        "  \(file): fruits[0].stock: 재고는 음수일 수 없어요 (지금 -1)",
+      ])
+    let missing = try await sandbox.run([
+      "--lang", "ko", "--recipes", sandbox.path("nowhere"), "menu",
+    ])
+    #expect(missing.stderr.contains("레시피 폴더가 없어요"), "\(missing)")
+    #expect(!missing.stderr.contains("does not exist"), "\(missing)")
   }
 }

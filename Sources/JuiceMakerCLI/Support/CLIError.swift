@@ -170,7 +170,7 @@ enum CLIError: Error, Equatable, Sendable {
       return l.string(
         "error.stockChanged", .string(texts.name(of: fruit)), .int(expected), .int(actual))
     case .invalidPacks(let error):
-      let lines = error.problems.map { "  " + texts.shown($0.description) }
+      let lines = error.problems.map { "  " + $0.localized(texts) }
       return ([l.string("error.invalidPacks", .int(error.totalCount))] + lines)
         .joined(separator: "\n")
     case .invalidStrings(let error):

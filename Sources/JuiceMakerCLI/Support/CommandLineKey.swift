@@ -1,3 +1,5 @@
+import JuiceMakerKit
+
 /// The keys of `Localization/CommandLine.xcstrings` that `validate` requires: those of the
 /// command definitions (help, command lines, options) and those the code names.
 enum CommandLineKey {
@@ -36,5 +38,6 @@ enum CommandLineKey {
     ]
     + StockAction.allCases.map { "history.kind." + $0.rawValue } + ["history.kind.order"]
     + DataLayers.Layer.allCases.map { "packs.layer." + $0.rawValue }
+    + CatalogError.Reason.keys
     + ShopNameProblem.allCases.map { "error.invalidShopName." + $0.rawValue }
 }
