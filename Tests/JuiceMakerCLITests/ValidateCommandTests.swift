@@ -35,6 +35,8 @@ struct ValidateCommandTests {
     let text = try await sandbox.run(data + ["validate"])
     #expect(text.status == 0, "\(text)")
     #expect(text.lines.first == "warning: [ko] juice.melon-juice: missing name")
+    let korean = try await sandbox.run(data + ["--lang", "ko", "validate"])
+    #expect(korean.lines.first == "경고: [ko] juice.melon-juice: 이름이 없어요", "\(korean)")
   }
 
   @Test func brokenCatalogIsADataError() async throws {

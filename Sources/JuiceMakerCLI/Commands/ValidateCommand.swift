@@ -43,7 +43,7 @@ struct ValidateCommand: Command {
       // One report on standard output, errors included, and one summary; the exit code
       // tells the outcome.
       for issue in issues {
-        context.say(texts.shown(issue.description))
+        context.say(issue.localized(texts))
       }
       for clash in clashes {
         context.say(clash.message(texts))

@@ -38,6 +38,6 @@ enum CommandLineKey {
     ]
     + StockAction.allCases.map { "history.kind." + $0.rawValue } + ["history.kind.order"]
     + DataLayers.Layer.allCases.map { "packs.layer." + $0.rawValue }
-    + CatalogError.Reason.keys
+    + CatalogError.Reason.keys + LocalizationIssue.keys
     + ShopNameProblem.allCases.map { "error.invalidShopName." + $0.rawValue }
 }
