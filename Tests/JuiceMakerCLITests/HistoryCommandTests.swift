@@ -1,5 +1,9 @@
 import Foundation
+import JuiceMakerKit
+import JuiceMakerSQLite
 import Testing
+
+@testable import JuiceMakerCLI
 
 struct HistoryCommandTests {
   @Test func emptyHistorySaysSo() async throws {
@@ -144,5 +148,39 @@ struct HistoryCommandTests {
     #expect(outcome.status == 64, "\(outcome)")
     #expect(outcome.stdout == "")
     #expect(outcome.stderr == message + "\n")
+  }
+
+  /// `history` reads the journal through the store, so any storage will do.
+  @Test(arguments: ["memory", "sqlite"])
+  func historyReadsTheJournalOfAnyStorage(storage: String) throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appending(path: "JuiceMakerCLITests-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let fruits = [Fruit(id: "kiwi", initialStock: 10), Fruit(id: "mango", initialStock: 10)]
+    let store =
+      storage == "memory"
+      ? try FruitStore(stock: ["kiwi": 10, "mango": 10])
+      : FruitStore(
+        storage: try SQLiteStockStorage(path: directory.path + "/store.sqlite", fruits: fruits))
+    try store.add(2, of: "kiwi", by: "east")
+    #expect(throws: FruitStoreError.self) { try store.remove(20, of: "mango", by: "west") }
+    try store.setStock(4, of: "mango", by: "west", expecting: 10)
+
+    let strings = try StringCatalog(directory: Paths.localization)
+    let output = CapturedOutput()
+    let line = ParsedCommandLine.parse(
+      ["history"], commands: Commands.all, global: GlobalOptions.all)
+    let context = Context(
+      global: try GlobalOptions(line, environment: [:]), environment: [:], catalogFiles: [],
+      strings: strings, texts: Texts(localizer: strings.localizer(for: "en")), output: output,
+      errorOutput: CapturedOutput())
+    try HistoryCommand(parsing: line, context: context).show(store, limit: 10)
+    let columns = output.text.split(separator: "\n").map { String($0.dropFirst(27)) }
+    #expect(
+      columns == [
+        "west  set     mangoes ×4   done     mangoes -6",
+        "west  remove  mangoes ×20  refused  Missing: 10 more mangoes.",
+        "east  add     kiwis ×2     done     kiwis +2",
+      ])
   }
 }

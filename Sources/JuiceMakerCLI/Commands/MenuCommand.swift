@@ -14,7 +14,7 @@ struct MenuCommand: Command {
     let catalog = try context.loadCatalog()
     let store = try context.openStore(for: catalog)
     let shop = JuiceMaker(name: context.shopName, catalog: catalog, store: store)
-    let menu = try ShopCommand.availability(shop)
+    let menu = try shop.menu()
     let texts = context.texts
     if context.json {
       context.emit(

@@ -101,43 +101,49 @@ struct ShopCommand: Command {
 
   /// Asks the yes-or-no question after a refusal; `nil` at the end of input.
   ///
-  /// The prompt shows the answers: yes (`y`, `yes`, 예, 네) or no (`n`, `no`, `q`, 아니오,
-  /// 아니요, an empty line, or Escape). Anything else is named and the prompt shown again.
+  /// It takes the word shown, and the words of `shop.answer.yes` and `shop.answer.no`
+  /// in every language of the catalog; `q`, an empty line and Escape are no too. The prompt
+  /// shows the answers, and anything else is named and the question asked again.
   private func ask(input: inout any LineInput) -> Bool? {
     let yes = texts.string(LocalizationKey.yes)
     let no = texts.string(LocalizationKey.no)
+    let yeses = answers(LocalizationKey.yes, "shop.answer.yes")
+    let noes = answers(LocalizationKey.no, "shop.answer.no").union(["", "q"])
     let prompt = texts.string("shop.answer.prompt", .string(yes), .string(no)) + " "
     while true {
       context.output.write(prompt)
       guard let line = input.readLine() else { return nil }
       if line.unicodeScalars.first == "\u{1B}" { return false }
       let answer = NameIndex.normalized(line)
-      if [NameIndex.normalized(yes), "y", "yes", "예", "네"].contains(answer) { return true }
-      if [NameIndex.normalized(no), "", "n", "no", "q", "아니오", "아니요"].contains(answer) {
-        return false
-      }
+      if yeses.contains(answer) { return true }
+      if noes.contains(answer) { return false }
       context.errorOutput.write(
         texts.string("shop.answer.unknown", .string(texts.shown(line.trimmingWhitespace())))
           + "\n")
     }
   }
 
-  /// Every juice with how many can be made, or the command's error when the store
-  /// cannot be read.
-  static func availability(_ shop: JuiceMaker) throws(CLIError) -> [MenuItem] {
-    do {
-      return try shop.availability()
-    } catch {
-      guard case .storage(let cause) = error else { return [] }
-      throw CLIError(cause)
+  /// Every word of the keys in every language, folded for matching.
+  private func answers(_ keys: String...) -> Set<String> {
+    let strings = context.strings
+    var words: Set<String> = []
+    for language in strings.languages {
+      let localizer = strings.localizer(for: language)
+      for key in keys {
+        for word in localizer.string(key).split(separator: ",") {
+          words.insert(NameIndex.normalized(String(word)))
+        }
+      }
     }
+    words.remove("")
+    return words
   }
 
   private func showOrderScreen(_ shop: JuiceMaker) throws(CLIError) {
     context.say("")
     context.say(texts.string(LocalizationKey.orderScreenTitle))
     context.say(try stockBoard(shop.store))
-    let menu = try Self.availability(shop)
+    let menu = try shop.menu()
     let names = menu.map { texts.name(of: $0.juice.id) }
     let width = names.map(\.displayWidth).max() ?? 0
     for (index, (item, name)) in zip(menu, names).enumerated() {

@@ -12,17 +12,37 @@ extension JuiceMaker {
     do throws(JuiceMakerError) {
       return try make(juice, count: count)
     } catch {
-      switch error {
-      case .outOfStock(let shortages): throw .outOfStock(shortages)
-      case .unknownJuice(let id): throw .unknownJuice(id.rawValue)
-      case .unknownFruit(let id): throw .unknownFruit(id.rawValue)
-      case .invalidCount(let count): throw .tooLarge(value: String(count), option: "--count")
-      case .overflow(let fruit, let stock, let amount):
-        throw .overflow(fruit: fruit, stock: stock, amount: amount)
-      case .stockChanged(let fruit, let expected, let actual):
-        throw .stockChanged(fruit: fruit, expected: expected, actual: actual)
-      case .storage(let storageError): throw CLIError(storageError)
-      }
+      throw CLIError(error)
+    }
+  }
+}
+
+extension CLIError {
+  /// The command's error for a shop's.
+  init(_ error: JuiceMakerError) {
+    switch error {
+    case .outOfStock(let shortages): self = .outOfStock(shortages)
+    case .unknownJuice(let id): self = .unknownJuice(id.rawValue)
+    case .unknownFruit(let id): self = .unknownFruit(id.rawValue)
+    case .invalidCount(let count): self = .tooLarge(value: String(count), option: "--count")
+    case .overflow(let fruit, let stock, let amount):
+      self = .overflow(fruit: fruit, stock: stock, amount: amount)
+    case .stockChanged(let fruit, let expected, let actual):
+      self = .stockChanged(fruit: fruit, expected: expected, actual: actual)
+    case .storage(let storageError): self = CLIError(storageError)
+    }
+  }
+}
+
+extension JuiceMaker {
+  /// Every juice with how many can be made, or the command's error when the store cannot
+  /// be read.
+  func menu() throws(CLIError) -> [MenuItem] {
+    do {
+      return try availability()
+    } catch {
+      guard case .storage(let cause) = error else { return [] }
+      throw CLIError(cause)
     }
   }
 }
