@@ -54,7 +54,7 @@ final class CatalogLocalization: Sendable {
   ///
   /// - Parameter count: The count that chooses a plural branch, or `nil` to use `other`.
   /// - Returns: A non-empty value, or `nil` when the language has none for the count.
-  func value(for count: Int?) -> CatalogValue? {
+  func value(for count: PluralCount?) -> CatalogValue? {
     let value: CatalogValue? =
       switch body {
       case .single(let value): value

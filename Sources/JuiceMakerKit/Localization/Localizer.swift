@@ -109,12 +109,17 @@ public struct Localizer: Sendable {
     _ key: String, arguments: [LocalizedArgument] = [], count: Int? = nil
   ) -> LocalizedText {
     if let entry = storage.entries[key] {
-      let selector = count ?? arguments.firstInteger
+      let selector = count.map(PluralCount.whole) ?? arguments.firstPluralCount
       for index in chain {
         guard let localization = entry.localizations[index],
           let value = localization.value(for: selector)
         else { continue }
         let language = storage.languages[index]
+        // As Apple's runtime does, a value rendered without arguments is shown as written: no
+        // specifier is read, and `50%` or `100%%` stay as they are.
+        guard !arguments.isEmpty else {
+          return LocalizedText(value: value.text, language: language)
+        }
         var renderer = MessageRenderer(
           key: key, language: language, rule: localization.rule, arguments: arguments)
         let text = renderer.render(value.template)
@@ -197,11 +202,12 @@ extension StringCatalog {
 }
 
 extension [LocalizedArgument] {
-  /// The first integer argument, which chooses the plural branch of a value that varies by plural.
-  fileprivate var firstInteger: Int? {
+  /// The first number argument, which chooses the plural branch of a value that varies by
+  /// plural.
+  fileprivate var firstPluralCount: PluralCount? {
     for argument in self {
-      if case .int(let number) = argument {
-        return number
+      if let count = argument.pluralOperand {
+        return count
       }
     }
     return nil
