@@ -7,7 +7,7 @@ enum CommandLineKey {
       "menu.makeable", "menu.ingredient", "stock.updated", "shop.prompt", "shop.quit", "shop.bye",
       "shop.stock.help", "history.empty", "history.kind.order", "history.kind.add",
       "history.kind.remove", "history.kind.set", "history.outcome.done",
-      "history.outcome.refused", "validate.summary", "rush.report", "rush.shop", "rush.juice",
+      "history.outcome.refused", "validate.summary", "validate.catalogSummary", "rush.report", "rush.shop", "rush.juice",
       "rush.stock", "rush.conserved",
       "error.unknownCommand", "error.unknownOption", "error.unexpectedValue", "error.missingValue",
       "error.emptyValue", "error.optionNotApplicable", "error.conflictingOptions",

@@ -4,8 +4,16 @@ struct CatalogEntry: Sendable {
   let file: String
   /// The translator comment.
   let comment: String?
-  /// Whether translators should translate the key (`shouldTranslate` in the file).
+  /// Whether translators should translate the key (`shouldTranslate` in the file); when not,
+  /// every language shows the source language's value.
   let shouldTranslate: Bool
+  /// The index of the source language of the key's file in ``StringCatalog/languages``.
+  let sourceIndex: Int
+  /// Whether the file gives no value in its source language, so the key itself is the value.
+  let keyIsSourceText: Bool
+  /// Whether the source language's value takes arguments; when not, no language's value is
+  /// read for specifiers, since it is always shown as written.
+  let takesArguments: Bool
   /// The localizations, indexed like ``StringCatalog/languages``.
   let localizations: [CatalogLocalization?]
 }

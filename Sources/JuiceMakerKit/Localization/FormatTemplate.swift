@@ -11,6 +11,10 @@ struct FormatTemplate: Sendable {
   /// The whole text when the value has no specifier or particle, such as a name; rendering
   /// returns it as is.
   let plainText: String?
+  /// The segments to render when no argument is given, when the value has Korean particle
+  /// notations: literal text, `%` signs included, and particles. `nil` when the value is then
+  /// shown exactly as written.
+  let verbatimSegments: [FormatSegment]?
 
   /// Parses a catalog value.
   ///
@@ -21,11 +25,19 @@ struct FormatTemplate: Sendable {
   /// - Complexity: O(*n*) for a value of *n* characters.
   init(parsing text: String, substitutions: [String: FormatSubstitution]?) {
     var contiguous = text  // `withUTF8` may need to make the text contiguous, so needs a `var`.
-    segments = contiguous.withUTF8 { bytes in
-      var parser = FormatParser(text, bytes: bytes, substitutions: substitutions)
+    let (segments, verbatim) = contiguous.withUTF8 { bytes in
+      var parser = FormatParser(
+        text, bytes: bytes, substitutions: substitutions, readsSpecifiers: true)
       parser.parse()
-      return parser.segments
+      guard parser.sawParticle else { return (parser.segments, nil as [FormatSegment]?) }
+      guard bytes.contains(UInt8(ascii: "%")) else { return (parser.segments, parser.segments) }
+      var verbatim = FormatParser(
+        text, bytes: bytes, substitutions: substitutions, readsSpecifiers: false)
+      verbatim.parse()
+      return (parser.segments, verbatim.segments)
     }
+    self.segments = segments
+    self.verbatimSegments = verbatim
     switch segments.first {
     case .literal(let text) where segments.count == 1: plainText = text
     case nil: plainText = ""
@@ -91,7 +103,11 @@ private struct FormatParser {
   /// Whether the literal text not yet emitted holds a `(`, which every Korean particle notation
   /// has: text without one is not searched for them.
   private var literalHasBracket = false
+  /// Whether `%` starts a specifier; when not, it is literal text like any other.
+  private let readsSpecifiers: Bool
   private(set) var segments: [FormatSegment] = []
+  /// Whether a Korean particle notation was found.
+  private(set) var sawParticle = false
 
   /// Prepares to parse a value.
   ///
@@ -100,18 +116,20 @@ private struct FormatParser {
   ///   - bytes: The value's UTF-8 bytes, valid while the parser is used.
   ///   - substitutions: The substitutions `%#@name@` may refer to, or `nil` inside a
   ///     substitution's branches.
+  ///   - readsSpecifiers: Whether `%` starts a specifier, or is literal text.
   init(
     _ text: String, bytes: UnsafeBufferPointer<UInt8>,
-    substitutions: [String: FormatSubstitution]?
+    substitutions: [String: FormatSubstitution]?, readsSpecifiers: Bool
   ) {
     self.text = text
     self.bytes = bytes
     self.substitutions = substitutions
+    self.readsSpecifiers = readsSpecifiers
   }
 
   mutating func parse() {
     while index < bytes.count {
-      guard bytes[index] == UInt8(ascii: "%") else {
+      guard readsSpecifiers, bytes[index] == UInt8(ascii: "%") else {
         if bytes[index] == UInt8(ascii: "(") {
           literalHasBracket = true
         }
@@ -361,6 +379,7 @@ private struct FormatParser {
         if chunkStart < cursor {
           segments.append(.literal(Self.string(bytes, chunkStart..<cursor)))
         }
+        sawParticle = true
         segments.append(
           .particle(particle, written: Self.string(bytes, cursor..<cursor + length)))
         cursor += length

@@ -1,9 +1,11 @@
 /// Renders the catalog's strings in one language, falling back per key.
 ///
 /// Get one from ``StringCatalog/localizer(for:onWarning:)``. For each key it tries the requested
-/// language, then its less specific forms, then the source language, then shows the key itself:
-/// `ko-KR` → `ko` → `en` → `order.made`. An empty value counts as missing, so a string is never
-/// empty.
+/// language, then its less specific forms, then the source language of the key's file, then
+/// shows the key itself: `ko-KR` → `ko` → `en` → `order.made`. Without a requested language (or
+/// with one the catalog lacks) it tries the catalog's ``StringCatalog/sourceLanguage`` first. A
+/// key marked `shouldTranslate: false` shows its source language's value in every language. An
+/// empty value counts as missing, so a string is never empty.
 ///
 /// ```swift
 /// let english = catalog.localizer(for: "en")
@@ -15,7 +17,8 @@
 /// ```
 public struct Localizer: Sendable {
   private let storage: StringCatalog.Storage
-  /// Catalog language indices to try, most preferred first, ending with the source language.
+  /// Catalog language indices to try, most preferred first; each key's own source language
+  /// comes after them.
   private let chain: [Int]
   private let onWarning: (@Sendable (LocalizationWarning) -> Void)?
 
@@ -53,9 +56,8 @@ public struct Localizer: Sendable {
     } else {
       fallbackWarning = nil
     }
-    let source = storage.languageIndices[storage.sourceLanguage] ?? 0
-    if !chain.contains(source) {
-      chain.append(source)
+    if chain.isEmpty {
+      chain.append(storage.languageIndices[storage.sourceLanguage] ?? 0)
     }
     self.chain = chain
   }
@@ -110,24 +112,47 @@ public struct Localizer: Sendable {
   ) -> LocalizedText {
     if let entry = storage.entries[key] {
       let selector = count.map(PluralCount.whole) ?? arguments.firstPluralCount
-      for index in chain {
-        guard let localization = entry.localizations[index],
-          let value = localization.value(for: selector)
-        else { continue }
-        let language = storage.languages[index]
-        // As Apple's runtime does, a value rendered without arguments is shown as written: no
-        // specifier is read, and `50%` or `100%%` stay as they are.
-        guard !arguments.isEmpty else {
-          return LocalizedText(value: value.text, language: language)
+      let sourceIndex = entry.sourceIndex
+      // The chain holds prefixes of one tag, so the source language, when in it, is last.
+      if entry.shouldTranslate {
+        for index in chain where index != sourceIndex {
+          if let text = render(entry, key, index, selector, arguments) {
+            return text
+          }
         }
-        var renderer = MessageRenderer(
-          key: key, language: language, rule: localization.rule, arguments: arguments)
-        let text = renderer.render(value.template)
-        return LocalizedText(value: text, language: language, warnings: renderer.warnings)
+      }
+      if let text = render(entry, key, sourceIndex, selector, arguments) {
+        return text
       }
     }
     let warning = LocalizationWarning(key: key, language: language, problem: .missingKey)
     return LocalizedText(value: key, language: nil, warnings: [warning])
+  }
+
+  /// Renders a key's value in one language, or returns `nil` when it has none for the count.
+  private func render(
+    _ entry: CatalogEntry, _ key: String, _ index: Int, _ selector: PluralCount?,
+    _ arguments: [LocalizedArgument]
+  ) -> LocalizedText? {
+    guard let localization = entry.localizations[index],
+      let value = localization.value(for: selector)
+    else { return nil }
+    let language = storage.languages[index]
+    // As Apple's runtime does, a value rendered without arguments is shown as written: no
+    // specifier is read, and `50%` or `100%%` stay as they are. Korean particle notations
+    // still follow the text before them.
+    guard !arguments.isEmpty else {
+      guard let segments = value.template.verbatimSegments else {
+        return LocalizedText(value: value.text, language: language)
+      }
+      var renderer = MessageRenderer(
+        key: key, language: language, rule: localization.rule, arguments: [])
+      return LocalizedText(value: renderer.render(verbatim: segments), language: language)
+    }
+    var renderer = MessageRenderer(
+      key: key, language: language, rule: localization.rule, arguments: arguments)
+    let text = renderer.render(value.template)
+    return LocalizedText(value: text, language: language, warnings: renderer.warnings)
   }
 
   /// Joins items with the catalog's `list.separator`, such as `, `, or `, ` when it has none.

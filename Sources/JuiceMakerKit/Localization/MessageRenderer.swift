@@ -43,10 +43,27 @@ struct MessageRenderer {
     return output
   }
 
+  /// Renders segments that hold only literal text and particles, such as
+  /// ``FormatTemplate/verbatimSegments``.
+  ///
+  /// - Parameter segments: The segments.
+  /// - Returns: The text.
+  mutating func render(verbatim segments: [FormatSegment]) -> String {
+    var output = String()
+    render(segments, into: &output, substitution: nil)
+    return output
+  }
+
   private mutating func render(
     _ template: FormatTemplate, into output: inout String, substitution: SubstitutionArgument?
   ) {
-    for segment in template.segments {
+    render(template.segments, into: &output, substitution: substitution)
+  }
+
+  private mutating func render(
+    _ segments: [FormatSegment], into output: inout String, substitution: SubstitutionArgument?
+  ) {
+    for segment in segments {
       switch segment {
       case .literal(let text):
         output += text

@@ -1,6 +1,8 @@
 /// The branches of one plural variation, by category.
 struct PluralForms: Sendable {
   private var values: [CatalogValue?]
+  /// The branch names that are no CLDR category, such as `One` or `fewer`, which are ignored.
+  private(set) var unknownNames: [String] = []
 
   /// Compiles the branches of a decoded plural variation; unknown category names are ignored.
   ///
@@ -14,9 +16,11 @@ struct PluralForms: Sendable {
   ) {
     values = Array(repeating: nil, count: PluralCategory.allCases.count)
     for (name, variant) in plural {
-      guard let category = PluralCategory(rawValue: name), let unit = variant.resolvedUnit else {
+      guard let category = PluralCategory(rawValue: name) else {
+        unknownNames.append(name)
         continue
       }
+      guard let unit = variant.resolvedUnit else { continue }
       values[category.index] = CatalogValue(unit, substitutions: substitutions)
     }
   }
