@@ -11,8 +11,9 @@ struct CatalogEntry: Sendable {
   let sourceIndex: Int
   /// Whether the file gives no value in its source language, so the key itself is the value.
   let keyIsSourceText: Bool
-  /// Whether the source language's value takes arguments; when not, no language's value is
-  /// read for specifiers, since it is always shown as written.
+  /// Whether a value in some language takes arguments; when none does, the key is taken to be
+  /// shown without arguments, so always as written, and its values are not checked for
+  /// specifiers (unless the program says it uses the key).
   let takesArguments: Bool
   /// The localizations, indexed like ``StringCatalog/languages``.
   let localizations: [CatalogLocalization?]

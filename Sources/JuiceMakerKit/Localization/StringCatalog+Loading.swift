@@ -197,7 +197,7 @@ extension StringCatalog {
         file: files[fileIndex].name, comment: entry.comment,
         shouldTranslate: entry.shouldTranslate ?? true, sourceIndex: sourceIndex,
         keyIsSourceText: keyIsSourceText,
-        takesArguments: localizations[sourceIndex]?.takesArguments ?? false,
+        takesArguments: localizations.contains { $0?.takesArguments == true },
         localizations: localizations)
     }
     return Storage(
