@@ -12,7 +12,9 @@ import Foundation
 /// Whole numbers and text are formatted here. Floating-point numbers go to the C library's
 /// `vsnprintf`, one conversion at a time, through a conversion string built from the parsed
 /// specifier (never from catalog text) and always in the C locale; grouping and padding are
-/// applied here afterwards.
+/// applied here afterwards. Numbers follow the C locale (`1234.5`) unless the `'` flag asks for
+/// grouping: then they use the language's group and decimal separators (`1,234.5` in English
+/// and Korean, `1.234,5` in German).
 ///
 /// Where Foundation and C differ from a safe reading, the formatter chooses:
 /// - length modifiers never truncate: `%hhd` of 300 is `300`;
@@ -31,11 +33,11 @@ enum ArgumentFormatter {
   ///   - width: The minimum width in characters, or `nil`.
   ///   - precision: The precision, or `nil` for the default.
   ///   - leftJustify: Whether to pad on the right (the `-` flag, or a negative `*` width).
-  ///   - groupingSeparator: The separator for the `'` flag, asked only when it is used.
+  ///   - separators: The language's separators for the `'` flag, asked only when it is used.
   /// - Returns: The text, or `nil` when the argument does not suit the conversion.
   static func format(
     _ argument: LocalizedArgument, as format: FormatSpecifier, width: Int?, precision: Int?,
-    leftJustify: Bool, groupingSeparator: () -> String
+    leftJustify: Bool, separators: () -> Separators
   ) -> String? {
     let flags = format.flags
     switch (format.conversion, argument) {
@@ -62,30 +64,39 @@ enum ArgumentFormatter {
       (.octal, .int(let number)), (.hex, .int(let number)):
       return integer(
         number, format.conversion, flags: flags, width: width, precision: precision,
-        leftJustify: leftJustify, groupingSeparator: groupingSeparator)
+        leftJustify: leftJustify, separators: separators)
     case (.floating(let letter), .double(let number)):
       return floating(
         number, letter: letter, flags: flags, width: width, precision: precision,
-        leftJustify: leftJustify, groupingSeparator: groupingSeparator)
+        leftJustify: leftJustify, separators: separators)
     default:
       return nil
     }
   }
 
-  /// The digit-group separator of a language for the `'` flag, such as `,` for `en` and `ko`
-  /// or `.` for `de`; `,` when the language is unknown.
-  ///
-  /// - Parameter language: A language tag, such as `en` or `de-CH`.
-  /// - Returns: The separator.
-  static func groupingSeparator(for language: String) -> String {
-    Locale(identifier: language).groupingSeparator ?? ","
+  /// The separators the `'` flag uses.
+  struct Separators {
+    /// Between groups of three digits, such as `,` in English.
+    let grouping: String
+    /// Before the fraction, such as `.` in English.
+    let decimal: String
+
+    /// The separators of a language, such as `,` and `.` for `en` and `ko` or `.` and `,` for
+    /// `de`; `,` and `.` when the language is unknown.
+    ///
+    /// - Parameter language: A language tag, such as `en` or `de-CH`.
+    init(language: String) {
+      let locale = Locale(identifier: language)
+      grouping = locale.groupingSeparator ?? ","
+      decimal = locale.decimalSeparator ?? "."
+    }
   }
 
   // MARK: - Whole numbers
 
   private static func integer(
     _ number: Int, _ conversion: FormatSpecifier.Conversion, flags: FormatSpecifier.Flags,
-    width: Int?, precision: Int?, leftJustify: Bool, groupingSeparator: () -> String
+    width: Int?, precision: Int?, leftJustify: Bool, separators: () -> Separators
   ) -> String? {
     let radix: Int
     var uppercase = false
@@ -109,7 +120,7 @@ enum ArgumentFormatter {
       digits = "0" + digits
     }
     if radix == 10, flags.contains(.grouping) {
-      digits = grouped(digits, separator: groupingSeparator())
+      digits = grouped(digits, separator: separators().grouping)
     }
     var prefix = ""
     if number < 0 {
@@ -131,7 +142,7 @@ enum ArgumentFormatter {
 
   private static func floating(
     _ number: Double, letter: UInt8, flags: FormatSpecifier.Flags, width: Int?,
-    precision: Int?, leftJustify: Bool, groupingSeparator: () -> String
+    precision: Int?, leftJustify: Bool, separators: () -> Separators
   ) -> String {
     // The conversion string is built from the parsed parts only: `%`, sign and `#` flags, a
     // precision of at most `FormatSpecifier.maximumAmount`, and one conversion letter.
@@ -159,13 +170,18 @@ enum ArgumentFormatter {
       prefix += String(text.prefix(2))
       text.removeFirst(2)
     }
-    if flags.contains(.grouping), number.isFinite,
-      [UInt8(ascii: "f"), UInt8(ascii: "F"), UInt8(ascii: "g"), UInt8(ascii: "G")].contains(letter)
-    {
-      let wholeEnd =
-        text.firstIndex { !$0.isASCII || !$0.isNumber } ?? text.endIndex
-      text = grouped(String(text[..<wholeEnd]), separator: groupingSeparator())
-        + text[wholeEnd...]
+    if flags.contains(.grouping), number.isFinite {
+      let separators = separators()
+      let wholeEnd = text.firstIndex { !$0.isASCII || !$0.isNumber } ?? text.endIndex
+      var fraction = text[wholeEnd...]
+      if fraction.first == "." {
+        fraction = Substring(separators.decimal) + fraction.dropFirst()
+      }
+      let groups =
+        [UInt8(ascii: "f"), UInt8(ascii: "F"), UInt8(ascii: "g"), UInt8(ascii: "G")]
+        .contains(letter)
+      let whole = String(text[..<wholeEnd])
+      text = (groups ? grouped(whole, separator: separators.grouping) : whole) + fraction
     }
     return padded(
       prefix, text, width: width, leftJustify: leftJustify,

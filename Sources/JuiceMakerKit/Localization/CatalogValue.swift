@@ -43,7 +43,8 @@ extension StringCatalogFile.Variations {
   /// the branch for devices not named.
   var chosenDevice: StringCatalogFile.Variant? {
     guard let device else { return nil }
-    return (device.first { $0.name == Self.commandLineDevice }
+    return
+      (device.first { $0.name == Self.commandLineDevice }
       ?? device.first { $0.name == "other" })?.value
   }
 }

@@ -199,7 +199,7 @@ struct MessageRenderer {
     guard
       let text = ArgumentFormatter.format(
         argument, as: format, width: width, precision: precision, leftJustify: leftJustify,
-        groupingSeparator: { ArgumentFormatter.groupingSeparator(for: language) })
+        separators: { ArgumentFormatter.Separators(language: language) })
     else {
       return appendMarker(
         specifier,

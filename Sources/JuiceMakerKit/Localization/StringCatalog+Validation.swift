@@ -202,7 +202,8 @@ extension CatalogLocalization {
     for (forms, substitution) in pluralForms {
       let expected = Set(rule.requiredCategories + [.zero, .other])
       for (category, _) in forms.branches where carriesRule && !expected.contains(category) {
-        issues.append((.warning, .unusedPluralCategory(category.rawValue, substitution: substitution)))
+        issues.append(
+          (.warning, .unusedPluralCategory(category.rawValue, substitution: substitution)))
       }
       for name in forms.unknownNames {
         issues.append((.warning, .unusedPluralCategory(name, substitution: substitution)))

@@ -87,11 +87,26 @@ struct FormatDifferentialTests {
       let signed = conversion == "d" || conversion == "i"
       let number: Int =
         switch length {
-        case "hh": Int(signed ? Int64(Int8.random(in: .min ... .max, using: &random)) : Int64(UInt8.random(in: 0 ... .max, using: &random)))
-        case "h": Int(signed ? Int64(Int16.random(in: .min ... .max, using: &random)) : Int64(UInt16.random(in: 0 ... .max, using: &random)))
-        case "": Int(signed ? Int64(Int32.random(in: .min ... .max, using: &random)) : Int64(UInt32.random(in: 0 ... .max, using: &random)))
+        case "hh":
+          Int(
+            signed
+              ? Int64(Int8.random(in: .min ... .max, using: &random))
+              : Int64(UInt8.random(in: 0 ... .max, using: &random)))
+        case "h":
+          Int(
+            signed
+              ? Int64(Int16.random(in: .min ... .max, using: &random))
+              : Int64(UInt16.random(in: 0 ... .max, using: &random)))
+        case "":
+          Int(
+            signed
+              ? Int64(Int32.random(in: .min ... .max, using: &random))
+              : Int64(UInt32.random(in: 0 ... .max, using: &random)))
         default:
-          pick([0, 1, -1, Int.min, Int.max, 42, -1_234_567, Int.random(in: .min ... .max, using: &random)])
+          pick([
+            0, 1, -1, Int.min, Int.max, 42, -1_234_567,
+            Int.random(in: .min ... .max, using: &random),
+          ])
         }
       value = .int(signed ? number : abs(number == Int.min ? 0 : number))
     case "c":
@@ -103,7 +118,8 @@ struct FormatDifferentialTests {
       length = pick(["", "l"])
       value = .double(
         pick([
-          0.0, -0.0, 1.0, -1.5, 0.1, Double.leastNormalMagnitude / 1e4, 123_456.789, -9.87654321e-7, 1e300, .infinity,
+          0.0, -0.0, 1.0, -1.5, 0.1, Double.leastNormalMagnitude / 1e4, 123_456.789, -9.87654321e-7,
+          1e300, .infinity,
           -.infinity, .nan, .pi, Double.greatestFiniteMagnitude, Double.leastNonzeroMagnitude,
           Double(bitPattern: random.next()),
         ]))

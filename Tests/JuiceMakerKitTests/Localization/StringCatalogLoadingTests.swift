@@ -49,59 +49,61 @@ struct StringCatalogLoadingTests {
   }
 
   /// The reasons read as the pack decoder's, with the JSON path, line, and column.
-  @Test(arguments: [
-    (
-      #"{"sourceLanguage": "en", "strings": {"k": {"localizations": {"en": {"stringUnit": {"value": 1}}}}}}"#,
-      #"strings.k.localizations.en.stringUnit.value"#, 1, 93, "expected a string, found the number 1"
-    ),
-    (
-      #"{"sourceLanguage": "en", "strings": {"k": {"localizations": {"en": {"stringUnit": {"state": "new"}}}}}}"#,
-      #"strings.k.localizations.en.stringUnit.value"#, 1, 83, #"missing required field "value""#
-    ),
-    (#"{"sourceLanguage": null}"#, "sourceLanguage", 1, 20, "expected a string, found null"),
-    (#"{"strings": {}}"#, "sourceLanguage", 1, 1, #"missing required field "sourceLanguage""#),
-    (#"[]"#, "(top level)", 1, 1, "expected an object, found an array"),
-    (
-      #"{"sourceLanguage": "en", "strings": {"fruit.kiwi": null}}"#, #"strings["fruit.kiwi"]"#,
-      1, 52, "expected an object, found null"
-    ),
-    (
-      #"{"sourceLanguage": "en", "strings": {"k": {"shouldTranslate": "no"}}}"#,
-      "strings.k.shouldTranslate", 1, 63, "expected true or false, found a string"
-    ),
-    (
-      #"{"sourceLanguage": "en", "strings": {"k": {"localizations": {"ko-KR": {"variations": {"plural": []}}}}}}"#,
-      #"strings.k.localizations["ko-KR"].variations.plural"#, 1, 97,
-      "expected an object, found an array"
-    ),
-    (
-      #"{"sourceLanguage": "en", "strings": {"k": {"localizations": {"en": {"substitutions": {"n": {"argNum": true}}}}}}}"#,
-      "strings.k.localizations.en.substitutions.n.argNum", 1, 103,
-      "expected a whole number, found true"
-    ),
-    (
-      #"{"sourceLanguage": "en", "strings": {"k": {"localizations": {"en": {"substitutions": {"n": {"argNum": 1.5}}}}}}}"#,
-      "strings.k.localizations.en.substitutions.n.argNum", 1, 103, "1.5 is not a whole number"
-    ),
-    (
-      #"{"sourceLanguage": "en", "strings": {"k": {"localizations": {"en": {"substitutions": {"n": {"argNum": 2.0}}}}}}}"#,
-      "strings.k.localizations.en.substitutions.n.argNum", 1, 103, "2.0 is not a whole number"
-    ),
-    (
-      #"{"sourceLanguage": "en", "strings": {"k": {"localizations": {"en": {"substitutions": {"n": {"argNum": 99999999999999999999}}}}}}}"#,
-      "strings.k.localizations.en.substitutions.n.argNum", 1, 103,
-      "99999999999999999999 is too large"
-    ),
-    (
-      #"{"sourceLanguage": "en", "strings": {"404": {"comment": false}}}"#,
-      #"strings["404"].comment"#, 1, 57, "expected a string, found false"
-    ),
-    (
-      #"{"sourceLanguage": "en", "strings": {"k": {"localizations": {"en": {"stringSet": {"values": ["a", 2]}}}}}}"#,
-      #"strings.k.localizations.en.stringSet.values["1"]"#, 1, 99,
-      "expected a string, found the number 2"
-    ),
-  ] as [(String, String, Int, Int, String)])
+  @Test(
+    arguments: [
+      (
+        #"{"sourceLanguage": "en", "strings": {"k": {"localizations": {"en": {"stringUnit": {"value": 1}}}}}}"#,
+        #"strings.k.localizations.en.stringUnit.value"#, 1, 93,
+        "expected a string, found the number 1"
+      ),
+      (
+        #"{"sourceLanguage": "en", "strings": {"k": {"localizations": {"en": {"stringUnit": {"state": "new"}}}}}}"#,
+        #"strings.k.localizations.en.stringUnit.value"#, 1, 83, #"missing required field "value""#
+      ),
+      (#"{"sourceLanguage": null}"#, "sourceLanguage", 1, 20, "expected a string, found null"),
+      (#"{"strings": {}}"#, "sourceLanguage", 1, 1, #"missing required field "sourceLanguage""#),
+      (#"[]"#, "(top level)", 1, 1, "expected an object, found an array"),
+      (
+        #"{"sourceLanguage": "en", "strings": {"fruit.kiwi": null}}"#, #"strings["fruit.kiwi"]"#,
+        1, 52, "expected an object, found null"
+      ),
+      (
+        #"{"sourceLanguage": "en", "strings": {"k": {"shouldTranslate": "no"}}}"#,
+        "strings.k.shouldTranslate", 1, 63, "expected true or false, found a string"
+      ),
+      (
+        #"{"sourceLanguage": "en", "strings": {"k": {"localizations": {"ko-KR": {"variations": {"plural": []}}}}}}"#,
+        #"strings.k.localizations["ko-KR"].variations.plural"#, 1, 97,
+        "expected an object, found an array"
+      ),
+      (
+        #"{"sourceLanguage": "en", "strings": {"k": {"localizations": {"en": {"substitutions": {"n": {"argNum": true}}}}}}}"#,
+        "strings.k.localizations.en.substitutions.n.argNum", 1, 103,
+        "expected a whole number, found true"
+      ),
+      (
+        #"{"sourceLanguage": "en", "strings": {"k": {"localizations": {"en": {"substitutions": {"n": {"argNum": 1.5}}}}}}}"#,
+        "strings.k.localizations.en.substitutions.n.argNum", 1, 103, "1.5 is not a whole number"
+      ),
+      (
+        #"{"sourceLanguage": "en", "strings": {"k": {"localizations": {"en": {"substitutions": {"n": {"argNum": 2.0}}}}}}}"#,
+        "strings.k.localizations.en.substitutions.n.argNum", 1, 103, "2.0 is not a whole number"
+      ),
+      (
+        #"{"sourceLanguage": "en", "strings": {"k": {"localizations": {"en": {"substitutions": {"n": {"argNum": 99999999999999999999}}}}}}}"#,
+        "strings.k.localizations.en.substitutions.n.argNum", 1, 103,
+        "99999999999999999999 is too large"
+      ),
+      (
+        #"{"sourceLanguage": "en", "strings": {"404": {"comment": false}}}"#,
+        #"strings["404"].comment"#, 1, 57, "expected a string, found false"
+      ),
+      (
+        #"{"sourceLanguage": "en", "strings": {"k": {"localizations": {"en": {"stringSet": {"values": ["a", 2]}}}}}}"#,
+        #"strings.k.localizations.en.stringSet.values["1"]"#, 1, 99,
+        "expected a string, found the number 2"
+      ),
+    ] as [(String, String, Int, Int, String)])
   func wrongTypesAndMissingFieldsNameTheFieldAndTheReason(
     json: String, path: String, line: Int, column: Int, reason: String
   ) {
