@@ -176,6 +176,9 @@ struct FuzzTests {
   static let argumentSets: [[LocalizedArgument]] = [
     [], [.string("Kiwi")], [.int(1)], [.string("Kiwi"), .int(2)], [.int(0), .string("")],
     [.int(Int.min), .int(Int.max), .string("\u{1B}[2J")], [.int(-1), .int(-1), .int(-1)],
+    [.double(.nan), .double(-.infinity), .double(-0.0)],
+    [.int(4_096), .int(-4_096), .double(.greatestFiniteMagnitude), .int(0x10FFFF)],
+    [.double(1.5), .int(Int.min), .double(.leastNonzeroMagnitude), .string("키위")],
   ]
 
   @Test func mutatedCatalogValuesRenderAndValidateAlike() throws {
@@ -190,7 +193,7 @@ struct FuzzTests {
           decoding: mutator.mutate(values[mutator.int(below: values.count)], others: values),
           as: UTF8.self)
       }
-      let localization = Self.localization(mutated, shape: iteration % 4, mutator: &mutator)
+      let localization = Self.localization(mutated, shape: iteration % 5, mutator: &mutator)
       let document: [String: Any] = [
         "sourceLanguage": "en",
         "strings": ["k": ["localizations": ["en": localization, "ko": localization]]],
@@ -238,8 +241,8 @@ struct FuzzTests {
     failures.expectNone()
   }
 
-  /// One localization in one of four shapes: a string unit, plural variations, a
-  /// substitution, or device variations.
+  /// One localization in one of five shapes: a string unit, plural variations, a
+  /// substitution, device variations, or a string set.
   static func localization(_ values: [String], shape: Int, mutator: inout Mutator)
     -> [String: Any]
   {
@@ -257,7 +260,10 @@ struct FuzzTests {
       }
       return ["variations": ["plural": plural]]
     case 2:
-      let specifiers = ["lld", "@", "d", "u", "q", "", "%lld", "llu", values[2]]
+      let specifiers = [
+        "lld", "@", "d", "u", "q", "", "%lld", "llu", "f", ".1f", "'.2f", "*d", "2$d", "x",
+        values[2],
+      ]
       return unit(values[0]).merging([
         "substitutions": [
           "a": [
@@ -269,8 +275,10 @@ struct FuzzTests {
           ]
         ]
       ]) { $1 }
-    default:
+    case 3:
       return ["variations": ["device": ["mac": unit(values[0]), "iphone": unit(values[1])]]]
+    default:
+      return ["stringSet": ["state": "", "values": values]]
     }
   }
 
