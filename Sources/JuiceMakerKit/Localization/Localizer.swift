@@ -75,7 +75,8 @@ public struct Localizer: Sendable {
   ///   - key: The key, such as `order.made`.
   ///   - arguments: The arguments for the value's specifiers, in argument-number order.
   ///   - count: The count that chooses a plural branch of the value itself; when `nil`, the first
-  ///     integer argument does, and without one the `other` branch is used.
+  ///     number argument does (a `Double` with a fraction chooses `other`), and without one the
+  ///     `other` branch is used. Without arguments the value is shown as written.
   /// - Returns: The text, or the key itself when no language has a value.
   /// - Complexity: O(*n*) in the length of the output.
   public func string(_ key: String, _ arguments: LocalizedArgument..., count: Int? = nil) -> String
