@@ -60,6 +60,7 @@ extension StringCatalog {
         let detail =
           switch reason {
           case .unreadable(let detail): detail
+          case .notAFile: "not a regular file"
           default: reason.description
           }
         errors.append(.unreadableFile(file: file.lastPathComponent, reason: detail))

@@ -240,6 +240,28 @@ struct StringCatalogLoadingTests {
     #expect(file == "Nowhere.xcstrings")
   }
 
+  @Test func catalogFilesAreReadWithThePacksSizeCap() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("LocalizationTests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let huge = directory.appendingPathComponent("Huge.xcstrings")
+    #expect(FileManager.default.createFile(atPath: huge.path, contents: nil))
+    let handle = try FileHandle(forWritingTo: huge)
+    try handle.truncate(atOffset: 16 << 20 + 1)
+    try handle.close()
+    let folder = directory.appendingPathComponent("Folder.xcstrings", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let error = #expect(throws: LocalizationError.self) {
+      try StringCatalog(contentsOf: [huge, folder])
+    }
+    #expect(
+      error?.problems == [
+        .unreadableFile(file: "Huge.xcstrings", reason: "the file is larger than 16 MiB"),
+        .unreadableFile(file: "Folder.xcstrings", reason: "not a regular file"),
+      ])
+  }
+
   @Test func eachFileFallsBackToItsOwnSourceLanguage() throws {
     let english = Data(
       #"{"sourceLanguage": "en", "strings": {"a": {"localizations": {"en": {"stringUnit": {"value": "A"}}}}}}"#
