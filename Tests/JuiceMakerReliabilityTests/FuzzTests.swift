@@ -11,7 +11,7 @@ import Testing
 ///
 /// The property: nothing crashes, failures are typed and located, what loads is
 /// valid, rendering always gives text, and validation reports every specifier that
-/// rendering could not render. A failing input is printed, escaped, ready to become
+/// rendering could not render in a key that takes arguments. A failing input is printed, escaped, ready to become
 /// a corpus case. For coverage-guided fuzzing of the same code with libFuzzer, see
 /// `Fuzz/fuzz.sh`.
 struct FuzzTests {
@@ -207,6 +207,9 @@ struct FuzzTests {
         continue
       }
       let issues = catalog.validationIssues(fruitIDs: [], juiceIDs: [], requiredKeys: ["k"])
+      // A key no value of which takes an argument is shown as written, `%` signs and all, so
+      // validation leaves its specifiers alone.
+      let checked = catalog.storage.entries["k"]?.takesArguments == true
       for language in ["en", "ko"] {
         let localizer = catalog.localizer(for: language)
         for arguments in Self.argumentSets {
@@ -216,7 +219,8 @@ struct FuzzTests {
             failures.record("rendered \(text.value.utf8.count) bytes", Array(data))
           }
           for warning in text.warnings {
-            guard case .malformedSpecifier(let specifier, let problem) = warning.problem else {
+            guard case .malformedSpecifier(let specifier, let problem) = warning.problem, checked
+            else {
               continue
             }
             markers += 1

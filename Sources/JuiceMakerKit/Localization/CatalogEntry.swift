@@ -13,7 +13,7 @@ struct CatalogEntry: Sendable {
   let keyIsSourceText: Bool
   /// Whether a value in some language takes arguments; when none does, the key is taken to be
   /// shown without arguments, so always as written, and its values are not checked for
-  /// specifiers (unless the program says it uses the key).
+  /// specifiers.
   let takesArguments: Bool
   /// The localizations, indexed like ``StringCatalog/languages``.
   let localizations: [CatalogLocalization?]

@@ -83,7 +83,7 @@ extension StringCatalog {
           continue
         }
         for issue in localization.issues(
-          language: language, checksSpecifiers: entry.takesArguments || required.contains(key))
+          language: language, checksSpecifiers: entry.takesArguments)
         {
           report(issue.severity, language, key, issue.problem)
         }
