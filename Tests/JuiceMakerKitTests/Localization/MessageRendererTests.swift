@@ -13,6 +13,7 @@ struct MessageRendererTests {
       ("%2$@ before %1$@", ["kiwi", "mango"], "mango before kiwi"),
       ("only %2$@", ["kiwi", "mango"], "only mango"),
       ("%1$@, %1$@!", ["kiwi"], "kiwi, kiwi!"),
+      ("%2$@ %@", ["kiwi", "mango"], "mango kiwi"),
       ("%lld %ld %d %i", [1, -2, 3, 4], "1 -2 3 4"),
       ("%u %llu %lu", [5, 6, 7], "5 6 7"),
       ("%2$lld of %1$@", ["kiwi", 9_000_000_000], "9000000000 of kiwi"),
