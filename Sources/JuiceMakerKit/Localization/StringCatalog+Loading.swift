@@ -79,15 +79,15 @@ extension StringCatalog {
     try self.init(sources: [(fileName, [UInt8](data))], errors: [])
   }
 
-  /// Loads and merges catalogs from their contents, such as catalogs built into a program, in
-  /// the given order.
+  /// Loads and merges catalogs given by name and contents, such as catalogs built into a
+  /// program, in the given order.
   ///
-  /// - Parameter contents: Each catalog's name, used in errors and by
-  ///   ``file(definingKey:)``, and its contents.
+  /// - Parameter sources: Each catalog's name, which errors and ``file(definingKey:)`` use
+  ///   (such as `<built-in>/Localization/Localizable.xcstrings`), and its contents.
   /// - Throws: `LocalizationError`, as ``init(directory:)`` does.
-  public init(contents: [(name: String, data: Data)]) throws(LocalizationError) {
-    guard !contents.isEmpty else { throw .noCatalogFiles(location: "(no files)") }
-    try self.init(sources: contents.map { ($0.name, [UInt8]($0.data)) }, errors: [])
+  public init(sources: [(name: String, data: Data)]) throws(LocalizationError) {
+    guard !sources.isEmpty else { throw .noCatalogFiles(location: "(no files)") }
+    try self.init(sources: sources.map { ($0.name, [UInt8]($0.data)) }, errors: [])
   }
 
   /// Decodes, merges, and compiles catalog files, collecting every problem.

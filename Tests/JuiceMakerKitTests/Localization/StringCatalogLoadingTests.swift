@@ -269,7 +269,7 @@ struct StringCatalogLoadingTests {
     let korean = Data(
       #"{"sourceLanguage": "ko", "strings": {"b": {"localizations": {"ko": {"stringUnit": {"value": "비"}}, "en": {"stringUnit": {"value": "B"}}}}, "c": {"localizations": {"ko": {"stringUnit": {"value": "씨"}}}}}}"#
         .utf8)
-    let catalog = try StringCatalog(contents: [("A.xcstrings", english), ("B.xcstrings", korean)])
+    let catalog = try StringCatalog(sources: [("A.xcstrings", english), ("B.xcstrings", korean)])
     #expect(catalog.sourceLanguage == "en")
     #expect(catalog.languages == ["en", "ko"])
     // A language the catalog lacks starts from the catalog's source language, like no language.

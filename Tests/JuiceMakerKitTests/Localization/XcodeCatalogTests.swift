@@ -122,7 +122,7 @@ struct XcodeCatalogTests {
     let contents = try ["Shapes.xcstrings", "KoreanSource.xcstrings"].map { name in
       (name: "embedded/" + name, data: try Data(contentsOf: directory.appendingPathComponent(name)))
     }
-    let catalog = try StringCatalog(contents: contents)
+    let catalog = try StringCatalog(sources: contents)
     #expect(catalog.file(definingKey: "welcome") == "embedded/KoreanSource.xcstrings")
     #expect(catalog.localizer(for: "en").string("welcome", "Kim") == "Welcome, Kim")
   }
