@@ -103,7 +103,7 @@ struct ConfigurationTests {
       (["order", "--help"], "Usage: juice-maker order JUICE [--count N] [options]"),
       (["shop", "--help"], "Usage: juice-maker shop [options]"),
       (["history", "--help"], "Usage: juice-maker history [--limit N] [--since TIME] [options]"),
-      (["validate", "--help"], "Usage: juice-maker validate [options]"),
+      (["validate", "--help"], "Usage: juice-maker validate [FILE…] [--catalog] [options]"),
     ] as [([String], String)])
   func everyCommandHasHelp(arguments: [String], firstLine: String) async throws {
     let sandbox = try Sandbox()

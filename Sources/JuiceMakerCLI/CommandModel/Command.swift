@@ -46,7 +46,10 @@ struct CommandDefinition: Sendable {
     var required: [String] = []
     var optional: [String] = []
     for argument in arguments {
-      let shown = argument.choices.isEmpty ? argument.name : argument.choices.joined(separator: "|")
+      let shown =
+        argument.choices.isEmpty
+        ? argument.name + (argument.isVariadic ? "…" : "")
+        : argument.choices.joined(separator: "|")
       if argument.isOptional || !optional.isEmpty {
         optional.append(shown)
       } else {
@@ -82,6 +85,8 @@ struct ArgumentSpec: Sendable {
   var isOptional = false
   /// The words it may be, if it is one of a few.
   var choices: [String] = []
+  /// Whether it takes every argument left (`FILE…`); only the last argument may.
+  var isVariadic = false
 }
 
 /// What a shell completes an option's value or an argument with.

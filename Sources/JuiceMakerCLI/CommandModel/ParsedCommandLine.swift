@@ -172,6 +172,9 @@ struct ParsedCommandLine {
       }
       command += " " + argument
     }
+    if specs.last?.isVariadic == true, arguments.count >= specs.count - 1 {
+      return arguments
+    }
     if arguments.count > specs.count {
       throw .unexpectedArgument(arguments[specs.count], command: command)
     }

@@ -1,28 +1,81 @@
+import Foundation
 import JuiceMakerKit
 
-/// `juice-maker validate`: checks the packs and the string catalogs together.
+/// `juice-maker validate`: checks the packs and the string catalogs together;
+/// `juice-maker validate --catalog FILE…` checks the given catalogs alone.
 ///
 /// Errors (exit 65): a malformed pack or catalog, a name missing in the source
-/// language, a malformed specifier. Warnings (exit 0): a missing or untranslated
-/// string in another language, unused keys.
+/// language, a malformed specifier, a display name two juices or two fruits share in one
+/// language. Warnings (exit 0): a missing or untranslated string in another language,
+/// unused keys. The report is one list on standard output with one summary.
 struct ValidateCommand: Command {
-  static let definition = CommandDefinition(name: "validate")
+  static let catalogFlag = Flag("catalog")
+  static let definition = CommandDefinition(
+    name: "validate", options: [catalogFlag.spec],
+    arguments: [ArgumentSpec(name: "FILE", completion: .file, isOptional: true, isVariadic: true)])
 
   let context: Context
+  /// The catalog files of `--catalog`, or `nil` to check the packs and catalogs in use.
+  let catalogFiles: [String]?
 
-  init(parsing line: ParsedCommandLine, context: Context) {
+  init(parsing line: ParsedCommandLine, context: Context) throws(CLIError) {
     self.context = context
+    if line.isSet(Self.catalogFlag) {
+      guard !line.arguments.isEmpty else {
+        throw .missingArgument(argument: "FILE", command: "validate --catalog")
+      }
+      catalogFiles = line.arguments
+    } else {
+      if let first = line.arguments.first {
+        throw .unexpectedArgument(first, command: "validate")
+      }
+      catalogFiles = nil
+    }
   }
 
   /// Every key the command line uses besides names.
   static let requiredKeys = LocalizationKey.messages + CommandLineKey.all
 
   func run(input: inout any LineInput) throws(CLIError) {
+    if let catalogFiles {
+      return try runOnCatalogs(catalogFiles)
+    }
     let catalog = try context.loadCatalog()
     let issues = context.strings.validationIssues(
       fruitIDs: catalog.fruits.map(\.id.rawValue), juiceIDs: catalog.juices.map(\.id.rawValue),
       requiredKeys: Self.requiredKeys)
-    let clashes = NameClash.find(in: catalog, strings: context.strings)
+    try report(
+      issues, clashes: NameClash.find(in: catalog, strings: context.strings),
+      summary: { errors, warnings in
+        context.texts.string(
+          "validate.summary", .int(catalog.fruits.count), .int(catalog.juices.count),
+          .int(context.strings.languages.count), .int(errors), .int(warnings))
+      })
+  }
+
+  /// `validate --catalog FILE…`: the files alone, merged in the order given, without packs.
+  private func runOnCatalogs(_ files: [String]) throws(CLIError) {
+    let strings: StringCatalog
+    do throws(LocalizationError) {
+      strings = try StringCatalog(contentsOf: files.map { URL(fileURLWithPath: $0) })
+    } catch {
+      throw .invalidStrings(error)
+    }
+    try report(
+      strings.validationIssues(), clashes: [],
+      summary: { errors, warnings in
+        context.texts.string(
+          "validate.catalogSummary", .int(strings.files.count), .int(strings.languages.count),
+          .int(errors), .int(warnings))
+      })
+  }
+
+  /// Prints the issues and the summary as one report on standard output, and fails when
+  /// there is an error; the exit code tells the outcome.
+  private func report(
+    _ issues: [LocalizationIssue], clashes: [NameClash],
+    summary: (_ errors: Int, _ warnings: Int) -> String
+  ) throws(CLIError) {
     let errors = issues.filter { $0.severity == .error }.count + clashes.count
     let warnings = issues.count + clashes.count - errors
     let texts = context.texts
@@ -40,18 +93,13 @@ struct ValidateCommand: Command {
                 severity: "error", language: $0.language, key: nil, message: $0.message(texts))
             }))
     } else {
-      // One report on standard output, errors included, and one summary; the exit code
-      // tells the outcome.
       for issue in issues {
         context.say(issue.localized(texts))
       }
       for clash in clashes {
         context.say(clash.message(texts))
       }
-      context.say(
-        texts.string(
-          "validate.summary", .int(catalog.fruits.count), .int(catalog.juices.count),
-          .int(context.strings.languages.count), .int(errors), .int(warnings)))
+      context.say(summary(errors, warnings))
     }
     if errors > 0 {
       throw .alreadyReported(.dataError)

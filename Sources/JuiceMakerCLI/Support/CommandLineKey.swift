@@ -24,7 +24,7 @@ enum CommandLineKey {
       "shop.answer.no",
       "shop.answer.prompt", "shop.answer.unknown", "history.empty", "history.outcome.done",
       "history.outcome.refused", "history.outcome.conflict", "error.stockChanged",
-      "validate.summary", "rush.report", "rush.shop", "rush.juice",
+      "validate.summary", "validate.catalogSummary", "rush.report", "rush.shop", "rush.juice",
       "rush.stock", "rush.conserved", "rush.store.memory", "rush.store.file", "version.data",
       "packs.recipes", "packs.catalogs", "packs.replaces", "text.cut",
       "validate.duplicateJuiceName",

@@ -101,10 +101,16 @@ enum DataLayers {
         sources.append((file.path, Data(text.utf8)))
         continue
       }
-      do {
-        sources.append((file.path, try Data(contentsOf: URL(fileURLWithPath: file.path))))
-      } catch {
-        throw .unreadableFile(file: file.path, reason: error.localizedDescription)
+      // Read as packs are: a regular file of at most 16 MiB.
+      switch Catalog.readFile(atPath: file.path) {
+      case .bytes(let bytes):
+        sources.append((file.path, Data(bytes)))
+      case .unreadable(.unreadable(let detail)):
+        throw .unreadableFile(file: file.path, reason: detail)
+      case .unreadable(.notAFile):
+        throw .unreadableFile(file: file.path, reason: "not a regular file")
+      case .unreadable(let reason):
+        throw .unreadableFile(file: file.path, reason: reason.description)
       }
     }
     return try StringCatalog(sources: sources)

@@ -156,7 +156,7 @@ extension Catalog {
   /// The file is opened without blocking and must be a regular file, so a FIFO, a
   /// device such as `/dev/zero` or a directory named like a pack is refused instead
   /// of hanging or reading forever; no more than `maximumPackSize` bytes are read.
-  static func readFile(atPath path: String) -> FileContents {
+  package static func readFile(atPath path: String) -> FileContents {
     // The kind of file first, so that a device is named as such even when it may not
     // be opened; checked again once open, in case the file was swapped.
     var status = stat()
@@ -208,7 +208,7 @@ extension Catalog {
 }
 
 /// A file's bytes, or why it could not be read.
-enum FileContents {
+package enum FileContents {
   case bytes([UInt8])
   case unreadable(CatalogError.Reason)
 }
