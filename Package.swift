@@ -7,6 +7,7 @@ let package = Package(
   products: [
     .library(name: "JuiceMakerKit", targets: ["JuiceMakerKit"]),
     .library(name: "JuiceMakerSQLite", targets: ["JuiceMakerSQLite"]),
+    .library(name: "JuiceMakerPostgres", targets: ["JuiceMakerPostgres"]),
     .executable(name: "juice-maker", targets: ["juice-maker"]),
   ],
   targets: [
@@ -17,6 +18,14 @@ let package = Package(
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
     ),
     .target(name: "JuiceMakerSQLite", dependencies: ["JuiceMakerKit", "CSQLite"]),
+    .systemLibrary(
+      name: "CLibPQ",
+      pkgConfig: "libpq",
+      providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+    ),
+    .target(name: "JuiceMakerPostgres", dependencies: ["JuiceMakerKit", "CLibPQ"]),
+    // A throwaway PostgreSQL server in a temporary directory, for the tests and the benchmark.
+    .target(name: "TemporaryPostgres"),
     .target(name: "JuiceMakerCLI", dependencies: ["JuiceMakerKit", "JuiceMakerSQLite"]),
     .executableTarget(name: "juice-maker", dependencies: ["JuiceMakerCLI"]),
     // `swift run -c release juice-maker-benchmark` builds the two programs it starts too.
@@ -32,6 +41,9 @@ let package = Package(
       name: "JuiceMakerKitTests", dependencies: ["JuiceMakerKit"], exclude: ["Fixtures"]),
     .testTarget(name: "JuiceMakerSQLiteTests", dependencies: ["JuiceMakerSQLite", "CSQLite"]),
     .testTarget(name: "JuiceMakerCLITests", dependencies: ["JuiceMakerCLI"]),
+    .testTarget(
+      name: "JuiceMakerPostgresTests",
+      dependencies: ["JuiceMakerPostgres", "CLibPQ", "TemporaryPostgres", "juice-maker"]),
     .testTarget(
       name: "JuiceMakerReliabilityTests",
       dependencies: ["JuiceMakerKit", "JuiceMakerSQLite", "JuiceMakerCLI", "juice-maker"],
