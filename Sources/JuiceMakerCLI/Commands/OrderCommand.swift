@@ -13,7 +13,7 @@ struct OrderCommand {
     let catalog = try context.loadCatalog()
     let juice = try NameIndex(catalog: catalog, strings: context.strings).juice(
       named: given[0], in: catalog)
-    let (store, _) = try context.openStore(for: catalog)
+    let store = try context.openStore(for: catalog)
     let shop = JuiceMaker(name: context.shopName, catalog: catalog, store: store)
     let order = try Self.make(juice, count: count, at: shop)
     let texts = context.texts
@@ -23,7 +23,8 @@ struct OrderCommand {
           juice: juice.id.rawValue, name: texts.localizer.name(of: juice.id), count: count,
           shop: shop.name, message: texts.orderMessage(order),
           stock: Dictionary(
-            uniqueKeysWithValues: zip(store.fruits.map(\.rawValue), store.levels()))))
+            uniqueKeysWithValues: zip(store.fruits.map(\.rawValue), try context.levels(of: store))))
+      )
     } else {
       context.say(texts.orderMessage(order))
     }
@@ -34,13 +35,22 @@ struct OrderCommand {
     do throws(JuiceMakerError) {
       return try shop.make(juice, count: count)
     } catch {
-      switch error {
-      case .outOfStock(let shortages): throw .outOfStock(shortages)
-      case .unknownJuice(let id): throw .unknownJuice(id.rawValue)
-      case .unknownFruit(let id): throw .unknownFruit(id.rawValue)
-      case .invalidCount(let count): throw .tooLarge(value: String(count), option: "--count")
-      case .storage(let storageError): throw CLIError(storageError)
-      }
+      throw Self.error(for: error)
+    }
+  }
+
+  /// The command's error for a shop's.
+  static func error(for error: JuiceMakerError) -> CLIError {
+    switch error {
+    case .outOfStock(let shortages): .outOfStock(shortages)
+    case .unknownJuice(let id): .unknownJuice(id.rawValue)
+    case .unknownFruit(let id): .unknownFruit(id.rawValue)
+    case .invalidCount(let count): .tooLarge(value: String(count), option: "--count")
+    case .overflow(let fruit, let stock, let amount):
+      .overflow(fruit: fruit, stock: stock, amount: amount)
+    case .stockChanged(let fruit, let expected, let actual):
+      .stockChanged(fruit: fruit, expected: expected, actual: actual)
+    case .storage(let storageError): CLIError(storageError)
     }
   }
 }

@@ -35,13 +35,21 @@ struct RushCommand {
     let catalog = try context.loadCatalog()
     let store: FruitStore
     if invocation["store"] != nil || context.environment["JUICE_MAKER_STORE"] != nil {
-      store = try context.openStore(for: catalog).0
+      store = try context.openStore(for: catalog)
     } else {
       store = FruitStore(catalog: catalog)
     }
     let rush = Rush(
       catalog: catalog, store: store, shops: shops, orders: orders, seed: UInt64(seed))
-    let report = rush.run(mode)
+    let report: Rush.Report
+    do {
+      report = try rush.run(mode)
+    } catch {
+      throw CLIError(error)
+    }
+    if let failure = report.failure {
+      throw OrderCommand.error(for: failure)
+    }
     if context.json {
       context.emit(RushDocument(report, mode: mode, catalog: catalog, store: store))
     } else {
@@ -69,7 +77,7 @@ struct RushCommand {
           + texts.string(
             "rush.juice", .string(texts.name(of: juice.id)), .int(tally.made), .int(tally.refused)))
     }
-    let stock = zip(store.fruits, store.levels()).map { texts.name(of: $0) + " " + String($1) }
+    let stock = zip(store.fruits, report.final).map { texts.name(of: $0) + " " + String($1) }
     context.say(texts.string("rush.stock", .string(stock.joined(separator: " · "))))
     if report.broken == nil {
       context.say(texts.string("rush.conserved"))
@@ -92,6 +100,10 @@ struct Rush: Sendable {
     var made: Int { shops.reduce(0) { $0 + $1.made } }
     var refused: Int { shops.reduce(0) { $0 + $1.refused } }
     var seconds: Double
+    /// The first failure of a shop other than a refusal for stock, if any.
+    var failure: JuiceMakerError?
+    /// Every level after the rush.
+    var final: [Int]
     /// What broke the conservation law, or `nil` when it held.
     var broken: String?
   }
@@ -102,6 +114,9 @@ struct Rush: Sendable {
     var juices: [Tally]
     var withdrawn: [Int]
     var restocked: [Int]
+    /// The first order or restock that failed for another reason than stock; the
+    /// shop stops there.
+    var failure: JuiceMakerError?
   }
 
   let catalog: Catalog
@@ -112,15 +127,17 @@ struct Rush: Sendable {
   /// Every this many orders a shop restocks one fruit.
   static let restockInterval = 10
 
-  func run(_ mode: RushCommand.Mode) -> Report {
-    let initial = store.levels()
+  func run(_ mode: RushCommand.Mode) throws(FruitStoreError) -> Report {
+    let initial = try store.levels()
     let start = ContinuousClock.now
     var results: [ShopResult]
     switch mode {
     case .sequential:
       var states = (0..<shops).map { ShopState(rush: self, index: $0) }
       for _ in 0..<orders {
-        for index in states.indices { states[index].step() }
+        for index in states.indices where states[index].result.failure == nil {
+          states[index].step()
+        }
       }
       results = states.map(\.result)
     case .threads:
@@ -130,7 +147,7 @@ struct Rush: Sendable {
         group.enter()
         let thread = Thread {
           var state = ShopState(rush: self, index: index)
-          for _ in 0..<orders { state.step() }
+          for _ in 0..<orders where state.result.failure == nil { state.step() }
           let result = state.result
           collected.withLock { $0[index] = result }
           group.leave()
@@ -148,7 +165,7 @@ struct Rush: Sendable {
           for index in 0..<rush.shops {
             group.addTask {
               var state = ShopState(rush: rush, index: index)
-              for _ in 0..<rush.orders { state.step() }
+              for _ in 0..<rush.orders where state.result.failure == nil { state.step() }
               return (index, state.result)
             }
           }
@@ -162,7 +179,7 @@ struct Rush: Sendable {
       results = collected.withLock { all in (0..<shops).compactMap { all[$0] } }
     }
     let elapsed = ContinuousClock.now - start
-    let final = store.levels()
+    let final = try store.levels()
     var broken: [String] = []
     for (index, fruit) in store.fruits.enumerated() {
       // Wrapping sums: with a pack's huge counts the tallies may pass Int.max, and the
@@ -185,6 +202,7 @@ struct Rush: Sendable {
       Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     return Report(
       shops: results.map(\.tally), juices: juices, seconds: seconds,
+      failure: results.lazy.compactMap(\.failure).first, final: final,
       broken: broken.isEmpty ? nil : broken.joined(separator: "; "))
   }
 
@@ -222,8 +240,12 @@ struct Rush: Sendable {
       if steps % Rush.restockInterval == 0, !catalog.fruits.isEmpty {
         let fruit = catalog.fruits[Int(random.next() % UInt64(catalog.fruits.count))].id
         let amount = Int(random.next() % 20) + 1
-        if (try? shop.restock(amount, of: fruit)) != nil, let index = fruitIndices[fruit] {
-          result.restocked[index] &+= amount
+        do {
+          try shop.restock(amount, of: fruit)
+          if let index = fruitIndices[fruit] { result.restocked[index] &+= amount }
+        } catch {
+          // A pack's huge stock may overflow; anything else ends the rush.
+          if case .overflow = error {} else { result.failure = error }
         }
       }
       guard totalWeight > 0 else { return }
@@ -244,6 +266,10 @@ struct Rush: Sendable {
           }
         }
       } catch {
+        guard case .outOfStock = error else {
+          result.failure = error
+          return
+        }
         result.tally.refused += 1
         result.juices[juiceIndex].refused += 1
       }
@@ -290,7 +316,7 @@ struct RushDocument: Encodable {
     juices = zip(catalog.juices, report.juices).map {
       JuiceTally(id: $0.id.rawValue, made: $1.made, refused: $1.refused)
     }
-    stock = Dictionary(uniqueKeysWithValues: zip(store.fruits.map(\.rawValue), store.levels()))
+    stock = Dictionary(uniqueKeysWithValues: zip(store.fruits.map(\.rawValue), report.final))
     conserved = report.broken == nil
     problem = report.broken
   }

@@ -15,11 +15,11 @@ struct ShopCommand {
     _ = try context.arguments([], command: "shop")
     let catalog = try context.loadCatalog()
     let names = NameIndex(catalog: catalog, strings: context.strings)
-    let (store, _) = try context.openStore(for: catalog)
+    let store = try context.openStore(for: catalog)
     let shop = JuiceMaker(name: context.shopName, catalog: catalog, store: store)
     var showScreen = true
     while true {
-      if showScreen { showOrderScreen(shop) }
+      if showScreen { try showOrderScreen(shop) }
       showScreen = false
       context.output.write(texts.string("shop.prompt") + " ")
       guard let line = input.readLine() else {
@@ -82,23 +82,55 @@ struct ShopCommand {
   }
 
   /// Asks the yes-or-no question after a refusal; `nil` at the end of input.
+  ///
+  /// It takes the word shown, and the words of `shop.answer.yes` and `shop.answer.no`
+  /// in every language of the catalog.
   private func ask(input: inout some LineInput) -> Bool? {
     let yes = texts.string(LocalizationKey.yes)
     let no = texts.string(LocalizationKey.no)
+    let yeses = answers(LocalizationKey.yes, "shop.answer.yes")
+    let noes = answers(LocalizationKey.no, "shop.answer.no")
     while true {
       context.output.write("(\(yes)/\(no)) ")
       guard let line = input.readLine() else { return nil }
       let answer = NameIndex.normalized(line)
-      if [NameIndex.normalized(yes), "y", "yes", "예", "네"].contains(answer) { return true }
-      if [NameIndex.normalized(no), "n", "no", "아니오", "아니요"].contains(answer) { return false }
+      if yeses.contains(answer) { return true }
+      if noes.contains(answer) { return false }
     }
   }
 
-  private func showOrderScreen(_ shop: JuiceMaker) {
+  /// Every word of the keys in every language, folded for matching.
+  private func answers(_ keys: String...) -> Set<String> {
+    let strings = context.strings
+    var words: Set<String> = []
+    for language in strings.languages {
+      let localizer = strings.localizer(for: language)
+      for key in keys {
+        for word in localizer.string(key).split(separator: ",") {
+          words.insert(NameIndex.normalized(String(word)))
+        }
+      }
+    }
+    words.remove("")
+    return words
+  }
+
+  /// Every juice with how many can be made, or the command's error when the store
+  /// cannot be read.
+  static func availability(_ shop: JuiceMaker) throws(CLIError) -> [MenuItem] {
+    do {
+      return try shop.availability()
+    } catch {
+      guard case .storage(let cause) = error else { return [] }
+      throw CLIError(cause)
+    }
+  }
+
+  private func showOrderScreen(_ shop: JuiceMaker) throws(CLIError) {
     context.say("")
     context.say(texts.string(LocalizationKey.orderScreenTitle))
-    context.say(stockBoard(shop.store))
-    let menu = shop.availability()
+    context.say(try stockBoard(shop.store))
+    let menu = try Self.availability(shop)
     let names = menu.map { texts.name(of: $0.juice.id) }
     let width = names.map(\.displayWidth).max() ?? 0
     for (index, (item, name)) in zip(menu, names).enumerated() {
@@ -113,8 +145,8 @@ struct ShopCommand {
   }
 
   /// "딸기 10 · 바나나 9 · …".
-  private func stockBoard(_ store: FruitStore) -> String {
-    zip(store.fruits, store.levels()).map { fruit, level in
+  private func stockBoard(_ store: FruitStore) throws(CLIError) -> String {
+    zip(store.fruits, try context.levels(of: store)).map { fruit, level in
       texts.name(of: fruit) + " " + String(level)
     }.joined(separator: " · ")
   }
@@ -129,7 +161,8 @@ struct ShopCommand {
       if showScreen {
         context.say("")
         context.say(texts.string(LocalizationKey.stockScreenTitle))
-        for (index, (fruit, level)) in zip(store.fruits, store.levels()).enumerated() {
+        for (index, (fruit, level)) in zip(store.fruits, try context.levels(of: store)).enumerated()
+        {
           context.say("  \(index + 1)) " + texts.name(of: fruit) + " " + String(level))
         }
         context.say(

@@ -1,0 +1,47 @@
+/// Levels a storage keeps in this process's memory, under the order path's lock.
+///
+/// A storage whose levels live in memory hands its `SharedStockLevels` to
+/// `FruitStore` through `StockStorage.sharedLevels`; the store then makes orders under
+/// this lock alone, inlined into the caller, with no call through the protocol. A
+/// storage that keeps its levels elsewhere returns `nil` (the default), and orders go
+/// through `StockStorage.withdraw(_:count:operation:)`.
+public final class SharedStockLevels: Sendable {
+  /// The levels, one per fruit of the storage.
+  @usableFromInline let state: SpinLocked<[Int]>
+
+  /// Creates shared levels.
+  ///
+  /// - Parameter levels: One level per fruit, in the storage's order.
+  public init(_ levels: [Int]) {
+    state = SpinLocked(levels)
+  }
+
+  /// Every level, read under the lock.
+  public func read() -> [Int] {
+    state.withLock { $0 }
+  }
+
+  /// Withdraws `count` times a recipe's fruit, or nothing when any is short.
+  ///
+  /// - Returns: `.made`, or `.short` with nothing changed.
+  @inlinable
+  public func withdraw(_ recipe: UnsafeBufferPointer<StockNeed>, count: Int) -> StockWithdrawal {
+    state.withLock { levels in
+      for need in recipe where levels[need.index] < need.amount &* count {
+        return .short
+      }
+      for need in recipe {
+        levels[need.index] &-= need.amount &* count
+      }
+      return .made
+    }
+  }
+
+  /// Runs `body` with exclusive access to the levels.
+  @inlinable
+  public func withLock<Result, Failure: Error>(
+    _ body: (inout [Int]) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    try state.withLock(body)
+  }
+}
