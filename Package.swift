@@ -26,13 +26,16 @@ let package = Package(
     .target(name: "JuiceMakerPostgres", dependencies: ["JuiceMakerKit", "CLibPQ"]),
     // A throwaway PostgreSQL server in a temporary directory, for the tests and the benchmark.
     .target(name: "TemporaryPostgres"),
-    .target(name: "JuiceMakerCLI", dependencies: ["JuiceMakerKit", "JuiceMakerSQLite"]),
+    .target(
+      name: "JuiceMakerCLI",
+      dependencies: ["JuiceMakerKit", "JuiceMakerSQLite", "JuiceMakerPostgres"]),
     .executableTarget(name: "juice-maker", dependencies: ["JuiceMakerCLI"]),
     // `swift run -c release juice-maker-benchmark` builds the two programs it starts too.
     .executableTarget(
       name: "juice-maker-benchmark",
       dependencies: [
-        "JuiceMakerKit", "JuiceMakerSQLite", "JuiceMakerCLI", "juice-maker", "juice-maker-baseline",
+        "JuiceMakerKit", "JuiceMakerSQLite", "JuiceMakerPostgres", "TemporaryPostgres",
+        "JuiceMakerCLI", "juice-maker", "juice-maker-baseline",
       ]
     ),
     // The bare Foundation program the benchmark times `juice-maker stock` against.
@@ -45,7 +48,9 @@ let package = Package(
     // `StorageUnderTest` and a dependency here.
     .testTarget(
       name: "JuiceMakerStorageConformanceTests",
-      dependencies: ["JuiceMakerKit", "JuiceMakerSQLite"]),
+      dependencies: [
+        "JuiceMakerKit", "JuiceMakerSQLite", "JuiceMakerPostgres", "TemporaryPostgres",
+      ]),
     .testTarget(
       name: "JuiceMakerPostgresTests",
       dependencies: ["JuiceMakerPostgres", "CLibPQ", "TemporaryPostgres", "juice-maker"]),

@@ -133,13 +133,18 @@ final class Connection {
 
   /// Runs several statements in one round trip and reports each one's success.
   ///
+  /// `sent` is called once the text is sent, before any result is read.
+  ///
   /// - Returns: One entry per statement that ran, in order: `nil` for success, or
   ///   its error; statements after a failure do not run.
   /// - Throws: `PostgresError` when the text could not be sent or the connection was
   ///   lost before every result arrived.
-  func executeEach(_ sql: String) throws(PostgresError) -> [PostgresError?] {
+  func executeEach(_ sql: String, after sent: (() -> Void)? = nil) throws(PostgresError)
+    -> [PostgresError?]
+  {
     let handle = try connected()
     guard PQsendQuery(handle, sql) == 1 else { throw failure(nil) }
+    sent?()
     var outcomes: [PostgresError?] = []
     var lost: PostgresError?
     while let result = PQgetResult(handle) {

@@ -1,3 +1,5 @@
+import CLibPQ
+
 /// A libpq connection URI, with the form of it that is safe to show.
 ///
 /// `postgresql://shop:secret@db.example.com/juice?sslmode=require` is shown as
@@ -61,6 +63,18 @@ struct ConnectionURI: Hashable, Sendable {
     }
     // Longest first, so that a password containing another is replaced whole.
     self.secrets = all.sorted { $0.count > $1.count }
+  }
+
+  /// Why libpq cannot read the URI, or `nil` when it can.
+  var problem: String? {
+    var error: UnsafeMutablePointer<CChar>?
+    guard let options = PQconninfoParse(text, &error) else {
+      defer { if let error { PQfreemem(error) } }
+      let message = error.map { String(cString: $0) } ?? "libpq cannot read it"
+      return scrub(message.split(whereSeparator: \.isNewline).joined(separator: "; "))
+    }
+    PQconninfoFree(options)
+    return nil
   }
 
   /// `message` with every password of the URI replaced by `***`.

@@ -151,6 +151,15 @@ public final class TemporaryServer: Sendable {
       ])
   }
 
+  /// The `psql` command line that runs `sql` in `database` as the superuser, for a
+  /// caller that starts it as a process of its own.
+  public func psqlCommand(_ sql: String, database: String) -> [String] {
+    [
+      binaries + "/psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", directory, "-p",
+      String(port), "-U", user, "-d", database, "-c", sql,
+    ]
+  }
+
   /// Stops the server at once, as a crash would (`pg_ctl stop -m immediate`).
   public func crash() throws(Unavailable) {
     try pg("pg_ctl", ["-D", dataDirectory, "-m", "immediate", "-w", "stop"])
