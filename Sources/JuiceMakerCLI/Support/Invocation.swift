@@ -10,10 +10,11 @@ struct Invocation: Sendable {
     /// Options the command accepts besides the global ones.
     var options: Set<String> {
       switch self {
-      case .order: ["count"]
+      case .order: ["count", "request-id"]
       case .history: ["limit"]
       case .rush: ["shops", "orders", "seed", "threads", "tasks"]
-      case .shop, .menu, .stock, .validate: []
+      case .stock: ["if-stock"]
+      case .shop, .menu, .validate: []
       }
     }
   }
@@ -21,6 +22,7 @@ struct Invocation: Sendable {
   /// Options that take a value, global and per command.
   static let valuedOptions: Set<String> = [
     "recipes", "localization", "store", "lang", "shop", "count", "limit", "shops", "orders", "seed",
+    "request-id", "if-stock",
   ]
   /// Options that are flags.
   static let flagOptions: Set<String> = ["json", "help", "version", "threads", "tasks"]
