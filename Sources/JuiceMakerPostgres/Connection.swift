@@ -1,4 +1,5 @@
 import CLibPQ
+import Foundation
 
 #if canImport(Glibc)
   import Glibc
@@ -85,6 +86,9 @@ final class Connection {
       PQfinish(connection)
       throw PostgresError(code: "", message: message, connectionLost: true)
     }
+    // Warnings and notices (such as the one before an immediate shutdown) are not
+    // printed: the error that follows says what happened.
+    PQsetNoticeProcessor(connection, { _, _ in }, nil)
     handle = connection
   }
 
@@ -235,6 +239,7 @@ final class Connection {
       } else if let text = PQresultErrorMessage(result) {
         message = Self.trimmed(String(cString: text))
       }
+      message = Self.trimmed(message)
     }
     let lost = handle.map { PQstatus($0) != CONNECTION_OK } ?? true
     if message.isEmpty, let handle {
@@ -253,10 +258,15 @@ final class Connection {
   private static let sqlstateField = Int32(UInt8(ascii: "C"))
   private static let messageField = Int32(UInt8(ascii: "M"))
 
-  /// libpq's message without its trailing newline, its lines joined.
-  private static func trimmed(_ message: String) -> String {
-    message.split(whereSeparator: \.isNewline).map { $0.trimmingPrefix(" ") }.joined(
-      separator: "; ")
+  /// libpq's message on one line: each line trimmed, joined with `; `, without the
+  /// final period (the messages that show it add their own).
+  static func trimmed(_ message: String) -> String {
+    var text = message.split(whereSeparator: \.isNewline)
+      .map { $0.trimmingCharacters(in: .whitespaces) }
+      .filter { !$0.isEmpty }
+      .joined(separator: "; ")
+    while text.hasSuffix(".") { text.removeLast() }
+    return text
   }
 }
 

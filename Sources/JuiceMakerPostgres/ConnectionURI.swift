@@ -71,7 +71,7 @@ struct ConnectionURI: Hashable, Sendable {
     guard let options = PQconninfoParse(text, &error) else {
       defer { if let error { PQfreemem(error) } }
       let message = error.map { String(cString: $0) } ?? "libpq cannot read it"
-      return scrub(message.split(whereSeparator: \.isNewline).joined(separator: "; "))
+      return scrub(Connection.trimmed(message))
     }
     PQconninfoFree(options)
     return nil
