@@ -217,14 +217,15 @@ struct StorageConformanceTests {
   }
 
   @Test(arguments: StorageUnderTest.all)
-  func anotherStoresChangesReachObserversWithinASecond(_ kind: StorageUnderTest) async throws {
+  func anotherStoresOrderReachesObserversWithinASecond(_ kind: StorageUnderTest) async throws {
     let store = try kind.makeStore(Self.fruits)
     let watching = FruitStore(storage: try store.open())
     let other = FruitStore(storage: try store.open())
     let seen = Mutex<[StockChange]>([])
     let observation = watching.observe { change in seen.withLock { $0.append(change) } }
     defer { observation.cancel() }
-    try other.remove(5, of: "banana", by: "airport")
+    let airport = JuiceMaker(name: "airport", catalog: Self.catalog, store: other)
+    try airport.make("strawberry-banana-juice")
     let deadline = ContinuousClock.now + .seconds(1)
     while seen.withLock({ $0.isEmpty }), ContinuousClock.now < deadline {
       try await Task.sleep(for: .milliseconds(10))
@@ -232,8 +233,12 @@ struct StorageConformanceTests {
     let changes = seen.withLock { $0 }
     #expect(changes.count == 1)
     #expect(changes.first?.operation.editor == "airport")
-    #expect(changes.first?.operation.action == .remove("banana", count: 5))
-    #expect(changes.first?.levels == [StockChange.Level(fruit: "banana", before: 100, after: 95)])
+    #expect(changes.first?.operation.action == .order("strawberry-banana-juice", count: 1))
+    #expect(
+      changes.first?.levels == [
+        StockChange.Level(fruit: "strawberry", before: 100, after: 90),
+        StockChange.Level(fruit: "banana", before: 100, after: 99),
+      ])
   }
 
   // MARK: - Shops

@@ -14,7 +14,8 @@ struct Invocation: Sendable {
       case .history: ["limit"]
       case .rush: ["shops", "orders", "seed", "threads", "tasks"]
       case .stock: ["if-stock"]
-      case .shop, .menu, .validate: []
+      case .validate: ["catalog"]
+      case .shop, .menu: []
       }
     }
   }
@@ -25,7 +26,9 @@ struct Invocation: Sendable {
     "request-id", "if-stock",
   ]
   /// Options that are flags.
-  static let flagOptions: Set<String> = ["json", "help", "version", "threads", "tasks"]
+  static let flagOptions: Set<String> = [
+    "json", "help", "version", "threads", "tasks", "catalog",
+  ]
   /// Options every command accepts.
   static let globalOptions: Set<String> = [
     "recipes", "localization", "store", "lang", "shop", "json", "help", "version",

@@ -89,7 +89,7 @@ public struct JuiceMaker: Sendable {
   @inlinable
   func withdraw(_ index: Int, count: Int, requestID: RequestID?) throws(JuiceMakerError) {
     guard count > 0, count <= recipes.maximumCounts[index], requestID == nil,
-      recipes.complete[index], !store.observers.isActive
+      recipes.complete[index]
     else {
       return try withdrawJournaled(index, count: count, requestID: requestID)
     }
@@ -104,8 +104,28 @@ public struct JuiceMaker: Sendable {
     switch withdrawal {
     case .made: return
     case .refused(let shortages): throw .outOfStock(shortages)
-    // Asked again on the journaled path, which lists the shortages.
-    case .short: try withdrawJournaled(index, count: count, requestID: nil)
+    case .short: try withdrawShort(index, count: count)
+    }
+  }
+
+  /// After a refusal on the fast path: tries again, and on a second refusal lists the
+  /// shortages from the levels the store copied under its lock, once it is released.
+  @usableFromInline @inline(never)
+  func withdrawShort(_ index: Int, count: Int) throws(JuiceMakerError) {
+    let recipe = recipes.recipe(index)
+    let outcome = withUnsafeTemporaryAllocation(of: Int.self, capacity: recipe.count) {
+      available -> StockOutcome? in
+      switch store.withdraw(recipe, count: count, available: available) {
+      case .made: return .done
+      case .short: return .refused(recipes.shortages(index, count: count, available: available))
+      case .refused(let shortages): return .refused(shortages)
+      case nil: return nil
+      }
+    }
+    switch outcome {
+    case .done: return
+    case .refused(let shortages): throw .outOfStock(shortages)
+    case .conflict, nil: try withdrawJournaled(index, count: count, requestID: nil)
     }
   }
 

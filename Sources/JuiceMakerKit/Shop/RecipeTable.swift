@@ -64,6 +64,23 @@ final class RecipeTable: Sendable {
     recipe(juice).map(\.index).filter { $0 >= 0 }.sorted()
   }
 
+  /// Every short fruit of a recipe, in recipe order.
+  ///
+  /// - Parameter available: Each ingredient's level, in recipe order.
+  func shortages(_ juice: Int, count: Int, available: UnsafeMutableBufferPointer<Int>)
+    -> [Shortage]
+  {
+    var shortages: [Shortage] = []
+    for (position, ingredient) in (starts[juice]..<starts[juice + 1]).enumerated() {
+      let needed = needs[ingredient].amount &* count
+      if available[position] < needed {
+        shortages.append(
+          Shortage(fruit: fruits[ingredient], needed: needed, available: available[position]))
+      }
+    }
+    return shortages
+  }
+
   /// Withdraws `count` juices' worth of fruit from the levels, or nothing when any
   /// fruit is short: the journaled path's body.
   ///

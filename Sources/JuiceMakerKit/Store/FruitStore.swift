@@ -306,6 +306,7 @@ public final class FruitStore: Sendable {
       return true
     }
     guard start else { return }
+    storage.sharedLevels?.watch(true)
     // Changes from now on: entries journaled before the first observer are not news.
     let newest = (try? storage.journal(JournalQuery(limit: 1)))?.first?.sequence
     watch.withLock { $0.seen = max($0.seen, newest ?? 0) }
@@ -320,6 +321,7 @@ public final class FruitStore: Sendable {
       let stop = watch.withLock { watch in
         guard observers.isActive else {
           watch.running = false
+          storage.sharedLevels?.watch(false)
           return true
         }
         return false
@@ -354,17 +356,36 @@ public final class FruitStore: Sendable {
 
   // MARK: - Operations
 
+  /// Withdraws over shared levels and, on a refusal, copies each ingredient's level
+  /// into `available`: the refusal path of orders.
+  ///
+  /// - Returns: `nil` when the store has no shared levels or is watched: the caller
+  ///   takes the journaled path.
+  package func withdraw(
+    _ recipe: UnsafeBufferPointer<StockNeed>, count: Int,
+    available: UnsafeMutableBufferPointer<Int>
+  ) -> StockWithdrawal? {
+    guard let levels = storage.sharedLevels, !levels.isWatched else { return nil }
+    return levels.withdraw(recipe, count: count, available: available)
+  }
+
   /// Withdraws `count` times a recipe's fruit: the order fast path, inlined into the
   /// caller over shared levels.
   ///
   /// - Throws: `StockStorageError` when the storage failed.
+  ///
+  /// - Returns: `.short` also when observers must see the order: the caller then takes
+  ///   the journaled path.
   @inlinable
   package func withdraw(
     _ recipe: UnsafeBufferPointer<StockNeed>, count: Int, operation: () -> StockOperation
   ) throws(StockStorageError) -> StockWithdrawal {
     if let sharedLevels {
-      return sharedLevels._withUnsafeGuaranteedRef { $0.withdraw(recipe, count: count) }
+      return sharedLevels._withUnsafeGuaranteedRef { levels in
+        levels.isWatched ? .short : levels.withdraw(recipe, count: count)
+      }
     }
+    if observers.isActive { return .short }
     return try storage.withdraw(recipe, count: count, operation: operation)
   }
 
