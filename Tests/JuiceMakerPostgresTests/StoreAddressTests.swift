@@ -34,10 +34,9 @@ struct StoreAddressTests {
     "postgresql://shop:pw@192.0.2.1:5432/juice?connect_timeout=2",
   ])
   func anUnreachableServerIsAnIOErrorWithinTheConnectTimeout(uri: String) async throws {
-    let started = ContinuousClock.now
     let outcome = try await JuiceMakerRun.run(["order", "banana-juice"], store: uri)
     #expect(outcome.status == 74, "\(outcome)")
-    #expect(ContinuousClock.now - started < .seconds(20))
+    #expect(outcome.elapsed < .seconds(20), "\(outcome.elapsed)")
     #expect(outcome.stderr.contains("postgresql://shop:***@"), "\(outcome)")
     #expect(!outcome.stderr.contains(":pw@"))
   }

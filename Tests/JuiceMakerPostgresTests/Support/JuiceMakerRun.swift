@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// What a run of the built `juice-maker` ended with.
@@ -6,6 +7,9 @@ struct Outcome: Sendable, CustomStringConvertible {
   let status: Int32
   let stdout: String
   let stderr: String
+  /// How long the process ran, from its start to its end (not counting how long the
+  /// test waited to be scheduled again).
+  var elapsed: Duration = .zero
 
   var description: String {
     "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)---"
@@ -75,13 +79,20 @@ enum JuiceMakerRun {
     } else {
       process.standardInput = FileHandle.nullDevice
     }
-    let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+    let clock = ContinuousClock()
+    let started = Mutex(clock.now)
+    let (status, elapsed): (Int32, Duration) = try await withCheckedThrowingContinuation {
+      continuation in
       process.terminationHandler = { process in
+        let elapsed = clock.now - started.withLock { $0 }
         let status = process.terminationStatus
         continuation.resume(
-          returning: process.terminationReason == .uncaughtSignal ? 128 + status : status)
+          returning: (
+            process.terminationReason == .uncaughtSignal ? 128 + status : status, elapsed
+          ))
       }
       do {
+        started.withLock { $0 = clock.now }
         try process.run()
       } catch {
         process.terminationHandler = nil
@@ -95,6 +106,7 @@ enum JuiceMakerRun {
     return Outcome(
       status: status,
       stdout: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),
-      stderr: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self))
+      stderr: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self),
+      elapsed: elapsed)
   }
 }
