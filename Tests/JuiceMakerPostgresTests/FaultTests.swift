@@ -71,6 +71,41 @@ struct FaultTests {
     #expect(try storage.levels() == [100, 100])
   }
 
+  @Test func shopsKilledAtRandomMomentsLeaveEveryLevelEqualToItsJournal() async throws {
+    let (server, _, database) = try Postgres.newDatabase()
+    let store = server.tcpURI(database: database)
+    #expect(
+      try await JuiceMakerRun.run(["stock", "set", "strawberry", "5000"], store: store).status == 0)
+    var script = ""
+    for order in 0..<400 {
+      script += "\(order % 7 + 1)\nn\n"
+      if order % 40 == 0 { script += "s\n+ banana 5\nc\n" }
+    }
+    let input = script + "q\n"
+    var generator = SystemRandomNumberGenerator()
+    let delays = (0..<6).map { _ in
+      Duration.milliseconds(Int.random(in: 200...2500, using: &generator))
+    }
+    let outcomes = try await withThrowingTaskGroup(of: Outcome.self) { group in
+      for (shop, delay) in delays.enumerated() {
+        group.addTask {
+          try await JuiceMakerRun.run(
+            ["--shop", "k\(shop)", "shop"], store: store, input: input, killAfter: delay)
+        }
+      }
+      return try await group.reduce(into: [Outcome]()) { $0.append($1) }
+    }
+    #expect(outcomes.contains { $0.status == 128 + SIGKILL }, "no shop was killed: \(delays)")
+    for outcome in outcomes {
+      #expect([0, 128 + SIGKILL].contains(outcome.status), "\(outcome)")
+    }
+    let audit = try Audit(server.socketURI(database: database))
+    #expect(try audit.levels() == audit.journaledLevels())
+    // The store still works, and no killed session holds a lock.
+    let order = try await JuiceMakerRun.run(["order", "banana-juice"], store: store)
+    #expect([0, 1].contains(order.status), "\(order)")
+  }
+
   @Test func theServerStoppedMidRushLeavesEveryLevelEqualToItsJournal() async throws {
     let server = try TemporaryServer.start()
     defer { server.stop() }

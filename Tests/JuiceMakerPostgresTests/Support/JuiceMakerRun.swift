@@ -45,9 +45,12 @@ enum JuiceMakerRun {
   }()
 
   /// Runs `juice-maker --store STORE ARGUMENTS…` and waits for it, for at most 120 s.
-  static func run(_ arguments: [String], store: String?, input: String? = nil) async throws
-    -> Outcome
-  {
+  ///
+  /// With `killAfter`, the process is killed with `SIGKILL` that long after it started,
+  /// if it still runs.
+  static func run(
+    _ arguments: [String], store: String?, input: String? = nil, killAfter: Duration? = nil
+  ) async throws -> Outcome {
     let binary = try #require(binary, "juice-maker is not built")
     let directory = FileManager.default.temporaryDirectory
       .appending(path: "JuiceMakerPostgresTests-\(UUID().uuidString)")
@@ -98,6 +101,13 @@ enum JuiceMakerRun {
         process.terminationHandler = nil
         continuation.resume(throwing: error)
         return
+      }
+      if let killAfter {
+        let (seconds, attoseconds) = killAfter.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+          if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
       }
       DispatchQueue.global().asyncAfter(deadline: .now() + 120) {
         if process.isRunning { process.terminate() }
