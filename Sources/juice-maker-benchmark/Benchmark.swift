@@ -37,6 +37,9 @@ struct Benchmark {
     if options.wantsGroup("durable") {
       try DurableBenchmarks(options: options).run(into: &report)
     }
+    if options.wantsGroup("postgres") {
+      try PostgresBenchmarks(options: options).run(into: &report)
+    }
     if options.wantsGroup("rendering") {
       try RenderingBenchmarks(options: options, paths: paths).run(into: &report)
     }

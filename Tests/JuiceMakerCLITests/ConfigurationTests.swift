@@ -98,9 +98,12 @@ struct ConfigurationTests {
       (["--help"], "juice-maker — a juice shop on the command line."),
       (["-h"], "juice-maker — a juice shop on the command line."),
       (["menu", "--help"], "Usage: juice-maker menu [options]"),
-      (["stock", "--help"], "Usage: juice-maker stock [add|remove|set FRUIT N] [options]"),
-      (["stock", "add", "--help"], "Usage: juice-maker stock [add|remove|set FRUIT N] [options]"),
-      (["order", "--help"], "Usage: juice-maker order JUICE [--count N] [options]"),
+      (["stock", "--help"], "Usage: juice-maker stock [add|remove|set FRUIT N] [--if-stock M] [options]"),
+      (["stock", "add", "--help"], "Usage: juice-maker stock [add|remove|set FRUIT N] [--if-stock M] [options]"),
+      (
+        ["order", "--help"],
+        "Usage: juice-maker order JUICE [--count N] [--request-id ID] [options]"
+      ),
       (["shop", "--help"], "Usage: juice-maker shop [options]"),
       (["history", "--help"], "Usage: juice-maker history [--limit N] [--since TIME] [options]"),
       (["validate", "--help"], "Usage: juice-maker validate [FILE…] [--catalog] [options]"),

@@ -1,10 +1,20 @@
 import JuiceMakerKit
 
-/// `juice-maker order JUICE [--count N]`: makes juice, all or nothing.
+/// `juice-maker order JUICE [--count N] [--request-id ID]`: makes juice, all or nothing,
+/// once per request id.
 struct OrderCommand: Command {
   static let countOption = Option.number("count", .positive)
+  static let requestIDOption = Option<RequestID>(
+    spec: OptionSpec(name: "request-id", metavariable: "ID"),
+    convert: { text throws(CLIError) in
+      do {
+        return try RequestID(validating: text)
+      } catch {
+        throw .invalidRequestID(text)
+      }
+    })
   static let definition = CommandDefinition(
-    name: "order", options: [countOption.spec],
+    name: "order", options: [countOption.spec, requestIDOption.spec],
     arguments: [ArgumentSpec(name: "JUICE", completion: .juice)])
 
   let context: Context
@@ -12,11 +22,14 @@ struct OrderCommand: Command {
   let juiceName: String
   /// How many to make at once.
   let count: Int
+  /// The request's id, so a retried order is made once.
+  let requestID: RequestID?
 
   init(parsing line: ParsedCommandLine, context: Context) throws(CLIError) {
     self.context = context
     juiceName = line.arguments[0]
     count = try line.value(Self.countOption) ?? 1
+    requestID = try line.value(Self.requestIDOption)
   }
 
   func run(input: inout any LineInput) throws(CLIError) {
@@ -25,7 +38,7 @@ struct OrderCommand: Command {
       named: juiceName, in: catalog)
     let store = try context.openStore(for: catalog)
     let shop = JuiceMaker(name: context.shopName, catalog: catalog, store: store)
-    let order = try shop.serve(juice, count: count)
+    let order = try shop.serve(juice, count: count, requestID: requestID)
     let texts = context.texts
     if context.json {
       context.emit(

@@ -204,7 +204,7 @@ struct ShopCommand: Command {
       }
       do throws(CLIError) {
         let (action, fruit, quantity) = try parseEdit(trimmed, store: store, names: names)
-        let level = try action.apply(quantity, of: fruit, in: store, by: shop.name)
+        let level = try action.apply(quantity, of: fruit, in: store, by: shop.name).after
         context.say(
           texts.string("stock.updated", .string(texts.name(of: fruit, count: level)), .int(level)))
         showScreen = true

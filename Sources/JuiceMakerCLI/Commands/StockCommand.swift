@@ -1,9 +1,10 @@
 import JuiceMakerKit
 
-/// `juice-maker stock [add|remove|set FRUIT N]`: shows or edits the stock.
+/// `juice-maker stock [add|remove|set FRUIT N [--if-stock M]]`: shows or edits the stock.
 struct StockCommand: Command {
+  static let ifStockOption = Option.number("if-stock", .nonNegative, metavariable: "M")
   static let definition = CommandDefinition(
-    name: "stock",
+    name: "stock", options: [ifStockOption.spec],
     arguments: [
       ArgumentSpec(
         name: "ACTION", completion: .choices, isOptional: true,
@@ -17,6 +18,8 @@ struct StockCommand: Command {
     let action: StockAction
     let fruit: String
     let quantity: Int
+    /// For `set`, the level the stock must have for the edit to happen.
+    let expected: Int?
   }
 
   let context: Context
@@ -26,16 +29,24 @@ struct StockCommand: Command {
   init(parsing line: ParsedCommandLine, context: Context) throws(CLIError) {
     self.context = context
     let arguments = line.arguments
+    let expected = try line.value(Self.ifStockOption)
     guard let first = arguments.first else {
+      if expected != nil {
+        throw .optionNotApplicable(option: Self.ifStockOption.spec.spelling, command: "stock")
+      }
       edit = nil
       return
     }
     guard let action = StockAction(rawValue: first), arguments.count == 3 else {
       throw .unexpectedArgument(first, command: "stock")
     }
+    if expected != nil, action != .set {
+      throw .optionNotApplicable(
+        option: Self.ifStockOption.spec.spelling, command: "stock " + action.rawValue)
+    }
     edit = Edit(
       action: action, fruit: arguments[1],
-      quantity: try Quantity.parse(arguments[2], for: "N", action.rule))
+      quantity: try Quantity.parse(arguments[2], for: "N", action.rule), expected: expected)
   }
 
   func run(input: inout any LineInput) throws(CLIError) {
@@ -49,7 +60,9 @@ struct StockCommand: Command {
     let names = NameIndex(catalog: catalog, strings: context.strings)
     let fruit = try names.fruit(named: edit.fruit)
     let store = try context.openStore(for: catalog)
-    let level = try edit.action.apply(edit.quantity, of: fruit, in: store, by: context.shopName)
+    let change = try edit.action.apply(
+      edit.quantity, of: fruit, in: store, by: context.shopName, expecting: edit.expected)
+    let level = change.after
     let texts = context.texts
     if context.json {
       context.emit(
@@ -57,8 +70,11 @@ struct StockCommand: Command {
           fruit: fruit.rawValue, name: texts.localizer.name(of: fruit), stock: level,
           fruits: try Self.documents(store, texts: texts, context: context)))
     } else {
+      let name = LocalizedArgument.string(texts.name(of: fruit, count: level))
       context.say(
-        texts.string("stock.updated", .string(texts.name(of: fruit, count: level)), .int(level)))
+        edit.action == .set
+          ? texts.string("stock.changed", name, .int(change.before), .int(level))
+          : texts.string("stock.updated", name, .int(level)))
     }
   }
 

@@ -25,6 +25,8 @@ enum CLIError: Error, Equatable, Sendable {
   case invalidShopName(String, reason: ShopNameProblem)
   /// A time that is not one `--since` reads.
   case invalidTime(value: String, option: String)
+  /// A request id that is empty, longer than 128 bytes, or not printable ASCII.
+  case invalidRequestID(String)
   /// A count or quantity that is not a whole number.
   case notWholeNumber(value: String, option: String)
   /// A whole number too large for the shop.
@@ -92,6 +94,7 @@ enum CLIError: Error, Equatable, Sendable {
     case .invalidTime: "invalidTime"
     case .missingArgument: "missingArgument"
     case .unexpectedArgument: "unexpectedArgument"
+    case .invalidRequestID: "invalidRequestID"
     case .notWholeNumber: "notWholeNumber"
     case .tooLarge: "tooLarge"
     case .notPositive: "notPositive"
@@ -141,6 +144,8 @@ enum CLIError: Error, Equatable, Sendable {
       return l.string("error.missingArgument", s(argument), s(command))
     case .unexpectedArgument(let argument, let command):
       return l.string("error.unexpectedArgument", s(argument), s(command))
+    case .invalidRequestID(let value):
+      return l.string("error.invalidRequestID", s(value))
     case .notWholeNumber(let value, let option):
       return l.string("error.notWholeNumber", s(value), s(option))
     case .tooLarge(let value, let option):

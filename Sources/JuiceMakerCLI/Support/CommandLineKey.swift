@@ -17,7 +17,8 @@ enum CommandLineKey {
     [
       "help.title", "help.usage", "help.placeholder.options", "help.placeholder.command",
       "help.placeholder.arguments", "help.commands", "help.options", "help.globalHint",
-      "help.footer", "menu.makeable", "menu.ingredient", "stock.updated", "shop.prompt",
+      "help.footer", "menu.makeable", "menu.ingredient", "stock.updated", "stock.changed",
+      "shop.prompt",
       "shop.quit", "shop.bye", "shop.stock.help", "shop.order.help", "shop.order.unknown",
       "shop.stock.unknownFruit", "shop.stock.unknownCommand", "shop.stock.missingQuantity",
       "shop.stock.missingFruit", "shop.stock.badQuantity", "shop.stock.units", "shop.answer.yes",
@@ -35,7 +36,7 @@ enum CommandLineKey {
       "error.tooLarge", "error.notPositive", "error.negative", "error.unknownJuice",
       "error.unknownFruit", "error.ambiguousName", "error.overflow", "error.invalidPacks",
       "error.validationFailed", "error.invalidStore", "error.storeUnavailable",
-      "error.conservationBroken", "error.invalidTime",
+      "error.conservationBroken", "error.invalidTime", "error.invalidRequestID",
     ]
     + StockAction.allCases.map { "history.kind." + $0.rawValue } + ["history.kind.order"]
     + DataLayers.Layer.allCases.map { "packs.layer." + $0.rawValue }

@@ -6,11 +6,12 @@ extension JuiceMaker {
   /// - Parameters:
   ///   - juice: The juice.
   ///   - count: How many, all or nothing.
+  ///   - requestID: The request's id, so a retried order is made once.
   /// - Returns: The order.
   /// - Throws: `CLIError.outOfStock` listing every short fruit, or the store's failure.
-  func serve(_ juice: Juice, count: Int) throws(CLIError) -> Order {
+  func serve(_ juice: Juice, count: Int, requestID: RequestID? = nil) throws(CLIError) -> Order {
     do throws(JuiceMakerError) {
-      return try make(juice, count: count)
+      return try make(juice, count: count, requestID: requestID)
     } catch {
       throw CLIError(error)
     }

@@ -19,17 +19,24 @@ enum StockAction: String, Sendable, CaseIterable {
   ///   - fruit: The fruit.
   ///   - store: The store.
   ///   - editor: The shop or editor the journal names.
-  /// - Returns: The new level.
+  ///   - expected: For `set`, the level the stock must have, else the edit is refused.
+  /// - Returns: The level before and after.
   /// - Throws: `CLIError` for an unknown fruit, a negative N, an overflow, a removal of more
   ///   than is in stock, or a store that fails.
-  func apply(_ quantity: Int, of fruit: Fruit.ID, in store: FruitStore, by editor: String)
-    throws(CLIError) -> Int
-  {
+  func apply(
+    _ quantity: Int, of fruit: Fruit.ID, in store: FruitStore, by editor: String,
+    expecting expected: Int? = nil
+  ) throws(CLIError) -> StockChange.Level {
     do throws(FruitStoreError) {
       switch self {
-      case .add: return try store.add(quantity, of: fruit, by: editor)
-      case .remove: return try store.remove(quantity, of: fruit, by: editor)
-      case .set: return try store.setStock(quantity, of: fruit, by: editor).after
+      case .add:
+        let after = try store.add(quantity, of: fruit, by: editor)
+        return StockChange.Level(fruit: fruit, before: after - quantity, after: after)
+      case .remove:
+        let after = try store.remove(quantity, of: fruit, by: editor)
+        return StockChange.Level(fruit: fruit, before: after + quantity, after: after)
+      case .set:
+        return try store.setStock(quantity, of: fruit, by: editor, expecting: expected)
       }
     } catch {
       throw CLIError(error)
