@@ -98,8 +98,14 @@ struct ConfigurationTests {
       (["--help"], "juice-maker — a juice shop on the command line."),
       (["-h"], "juice-maker — a juice shop on the command line."),
       (["menu", "--help"], "Usage: juice-maker menu [options]"),
-      (["stock", "--help"], "Usage: juice-maker stock [add|remove|set FRUIT N] [--if-stock M] [options]"),
-      (["stock", "add", "--help"], "Usage: juice-maker stock [add|remove|set FRUIT N] [--if-stock M] [options]"),
+      (
+        ["stock", "--help"],
+        "Usage: juice-maker stock [add|remove|set FRUIT N] [--if-stock M] [options]"
+      ),
+      (
+        ["stock", "add", "--help"],
+        "Usage: juice-maker stock [add|remove|set FRUIT N] [--if-stock M] [options]"
+      ),
       (
         ["order", "--help"],
         "Usage: juice-maker order JUICE [--count N] [--request-id ID] [options]"
