@@ -13,7 +13,8 @@ struct Invocation: Sendable {
       case .order: ["count"]
       case .history: ["limit"]
       case .rush: ["shops", "orders", "seed", "threads", "tasks"]
-      case .shop, .menu, .stock, .validate: []
+      case .shop: ["plain"]
+      case .menu, .stock, .validate: []
       }
     }
   }
@@ -23,7 +24,9 @@ struct Invocation: Sendable {
     "recipes", "localization", "store", "lang", "shop", "count", "limit", "shops", "orders", "seed",
   ]
   /// Options that are flags.
-  static let flagOptions: Set<String> = ["json", "help", "version", "threads", "tasks"]
+  static let flagOptions: Set<String> = [
+    "json", "help", "version", "threads", "tasks", "plain",
+  ]
   /// Options every command accepts.
   static let globalOptions: Set<String> = [
     "recipes", "localization", "store", "lang", "shop", "json", "help", "version",
