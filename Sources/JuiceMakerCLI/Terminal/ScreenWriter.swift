@@ -1,6 +1,6 @@
 /// Draws frames on the terminal, rewriting only the rows that changed.
 ///
-/// Every row is placed with an absolute cursor move and cleared to its end, so nothing
+/// Every row is placed with an absolute cursor move and cleared first, so nothing
 /// depends on where the previous frame left the cursor; rows are cut to the screen's
 /// width by display columns, so nothing is drawn past the right edge.
 struct ScreenWriter {
@@ -45,9 +45,11 @@ struct ScreenWriter {
     for row in 0..<size.height {
       let line = row < lines.count ? lines[row] : ScreenLine.blank
       if row < shown.count, shown[row] == line { continue }
+      // The row is cleared before it is written: clearing after it would also erase a
+      // character written in the last column, where the cursor then stays.
       output +=
-        "\u{1B}[\(row + 1);1H" + sgr(line.style) + line.text.truncated(to: size.width)
-        + "\u{1B}[0m\u{1B}[K"
+        "\u{1B}[\(row + 1);1H\u{1B}[2K" + sgr(line.style) + line.text.truncated(to: size.width)
+        + "\u{1B}[0m"
     }
     shown = (0..<size.height).map { $0 < lines.count ? lines[$0] : ScreenLine.blank }
     if !output.isEmpty { terminal.send(output) }

@@ -121,8 +121,10 @@ struct ShopRenderer: Sendable {
       var text =
         (chosen ? "› " : "  ") + String(repeating: " ", count: numberWidth - number.count)
         + number + ") " + juiceNames[index].fitted(to: nameWidth) + "  "
-        + availability[index].padded(to: availabilityWidth)
-      if chosen { text += "  " + countField }
+      text +=
+        chosen
+        ? availability[index].padded(to: availabilityWidth) + "  " + countField
+        : availability[index]
       let style: ScreenLine.Style =
         chosen ? .selected : state.makeable[index] > 0 ? .plain : .dimmed
       rows.append(ScreenLine(text.truncated(to: width), style))
