@@ -12,7 +12,8 @@ final class Database {
   /// How long a statement waits for another connection's lock.
   let busyTimeout: Duration
   private let handle: OpaquePointer
-  private let context: FailureContext
+  /// Turns SQLite's failures into storage errors.
+  let context: FailureContext
   private var begin: Statement?
   private var commit: Statement?
   private var rollback: Statement?
@@ -26,14 +27,15 @@ final class Database {
     // Without SQLITE_OPEN_CREATE: the file exists with mode 0600 by now, and if it
     // vanished meanwhile, SQLite must not recreate it with its default mode.
     let code = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
+    let context = FailureContext(path: path, busyTimeout: busyTimeout)
     guard let handle else {
-      throw .unavailable(path: path, detail: "SQLite could not allocate a connection")
+      throw context.failure(SQLITE_NOMEM, connection: nil, purpose: "opening the store")
     }
     self.path = path
     self.busyTimeout = busyTimeout
     self.handle = handle
-    self.context = FailureContext(path: path, busyTimeout: busyTimeout)
-    guard code == SQLITE_OK else { throw failure(code) }
+    self.context = context
+    guard code == SQLITE_OK else { throw failure(code, purpose: "opening the store") }
     sqlite3_extended_result_codes(handle, 1)
     sqlite3_busy_timeout(handle, Database.milliseconds(busyTimeout))
     // Keep the -wal and -shm files when the last connection closes: creating,
@@ -44,7 +46,10 @@ final class Database {
     var persist: Int32 = 1
     sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
     if sqlite3_db_readonly(handle, "main") == 1 {
-      throw .unavailable(path: path, detail: "the store file is read-only")
+      throw .unavailable(
+        store: path,
+        cause: StorageFailure(
+          code: "", message: "the store file is read-only", purpose: "opening the store"))
     }
   }
 
@@ -65,41 +70,50 @@ final class Database {
   // MARK: - Statements
 
   /// Prepares a statement meant to be kept and reused.
-  func prepare(_ sql: String) throws(StockStorageError) -> Statement {
+  ///
+  /// - Parameters:
+  ///   - sql: The statement.
+  ///   - purpose: What the statement does, for the errors it reports.
+  func prepare(_ sql: String, purpose: String) throws(StockStorageError) -> Statement {
     var statement: OpaquePointer?
     let code = sqlite3_prepare_v3(
       handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
-    guard code == SQLITE_OK else { throw failure(code) }
+    guard code == SQLITE_OK else { throw failure(code, purpose: purpose) }
     guard let statement else {
-      throw .invalid(path: path, detail: "SQLite prepared no statement for \(sql)")
+      throw context.invalid("SQLite prepared no statement for \(sql)", purpose: purpose)
     }
-    return Statement(handle: statement, context: context)
+    return Statement(handle: statement, context: context, purpose: purpose)
   }
 
   /// Runs one or more statements that return no rows.
-  func execute(_ sql: String) throws(StockStorageError) {
+  func execute(_ sql: String, purpose: String) throws(StockStorageError) {
     let code = sqlite3_exec(handle, sql, nil, nil, nil)
-    guard code == SQLITE_OK else { throw failure(code) }
+    guard code == SQLITE_OK else { throw failure(code, purpose: purpose) }
   }
 
   /// The first column of the first row of a query.
-  func integer(_ sql: String) throws(StockStorageError) -> Int64 {
-    let statement = try prepare(sql)
+  func integer(_ sql: String, purpose: String) throws(StockStorageError) -> Int64 {
+    let statement = try prepare(sql, purpose: purpose)
     defer { statement.reset() }
     guard try statement.step() else {
-      throw .invalid(path: path, detail: "\(sql) returned no row")
+      throw context.invalid("\(sql) returned no row", purpose: purpose)
     }
     return statement.integer(at: 0)
   }
 
   /// The first column of the first row of a query, as text.
-  func text(_ sql: String) throws(StockStorageError) -> String {
-    let statement = try prepare(sql)
+  func text(_ sql: String, purpose: String) throws(StockStorageError) -> String {
+    let statement = try prepare(sql, purpose: purpose)
     defer { statement.reset() }
     guard try statement.step(), let text = statement.text(at: 0) else {
-      throw .invalid(path: path, detail: "\(sql) returned no text")
+      throw context.invalid("\(sql) returned no text", purpose: purpose)
     }
     return text
+  }
+
+  /// The row id of the last row inserted on this connection.
+  var lastInsertedRow: Int64 {
+    sqlite3_last_insert_rowid(handle)
   }
 
   // MARK: - Transactions
@@ -112,10 +126,10 @@ final class Database {
   func transaction<Result>(
     _ body: () throws(StockStorageError) -> Result
   ) throws(StockStorageError) -> Result {
-    try statement(&begin, "BEGIN IMMEDIATE").run()
+    try statement(&begin, "BEGIN IMMEDIATE", purpose: "starting a transaction").run()
     do {
       let result = try body()
-      try statement(&commit, "COMMIT").run()
+      try statement(&commit, "COMMIT", purpose: "committing a transaction").run()
       return result
     } catch {
       rollBack()
@@ -125,14 +139,14 @@ final class Database {
 
   private func rollBack() {
     guard sqlite3_get_autocommit(handle) == 0 else { return }
-    _ = try? statement(&rollback, "ROLLBACK").run()
+    _ = try? statement(&rollback, "ROLLBACK", purpose: "rolling back a transaction").run()
   }
 
-  private func statement(_ slot: inout Statement?, _ sql: String) throws(StockStorageError)
-    -> Statement
+  private func statement(_ slot: inout Statement?, _ sql: String, purpose: String)
+    throws(StockStorageError) -> Statement
   {
     if let statement = slot { return statement }
-    let statement = try prepare(sql)
+    let statement = try prepare(sql, purpose: purpose)
     slot = statement
     return statement
   }
@@ -140,7 +154,7 @@ final class Database {
   // MARK: - Errors
 
   /// The storage error for a failed SQLite call, with SQLite's own message.
-  func failure(_ code: Int32) -> StockStorageError {
-    context.failure(code, connection: handle)
+  func failure(_ code: Int32, purpose: String) -> StockStorageError {
+    context.failure(code, connection: handle, purpose: purpose)
   }
 }

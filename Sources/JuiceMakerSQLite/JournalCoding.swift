@@ -1,32 +1,13 @@
 import Foundation
 import JuiceMakerKit
 
-/// How journal columns are written as text: outcomes as words, and changes as a JSON
-/// object from fruit id to level delta, such as `{"banana":-2,"strawberry":-10}`.
+/// How journal columns are written as JSON text: changes as an object from fruit id to
+/// level delta (`{"banana":-2,"strawberry":-10}`), levels as an object from fruit id to
+/// `[before, after]`, and shortages as an array of objects.
 ///
 /// The JSON lets an audit sum the deltas in SQL:
 /// `SELECT key, sum(value) FROM journal, json_each(journal.changes) GROUP BY key`.
 enum JournalCoding {
-  /// The column text of an outcome.
-  static func text(of outcome: StockOutcome) -> String {
-    switch outcome {
-    case .done: "done"
-    case .refused: "refused"
-    // Never written: a rejected operation keeps nothing, and the column's CHECK
-    // constraint would refuse it.
-    case .rejected: "rejected"
-    }
-  }
-
-  /// The outcome of a column text, if it names one.
-  static func outcome(_ text: String) -> StockOutcome? {
-    switch text {
-    case "done": .done
-    case "refused": .refused
-    default: nil
-    }
-  }
-
   /// The JSON object key of a fruit, with its quotes and colon: `"kiwi":`.
   static func key(of fruit: Fruit.ID) -> String {
     var key = "\""
@@ -55,7 +36,8 @@ enum JournalCoding {
     }
     var changes: [Fruit.ID: Int] = [:]
     for (fruit, delta) in deltas {
-      changes[Fruit.ID(fruit)] = delta
+      guard let fruit = try? Fruit.ID(validating: fruit) else { return nil }
+      changes[fruit] = delta
     }
     return changes
   }
@@ -82,14 +64,55 @@ enum JournalCoding {
         let numberEnd = bytes[numberStart..<end].firstIndex(of: UInt8(ascii: ",")) ?? end
         guard
           let delta = Int(String(decoding: bytes[numberStart..<numberEnd], as: UTF8.self)),
-          changes.updateValue(
-            delta, forKey: Fruit.ID(String(decoding: bytes[keyStart..<keyEnd], as: UTF8.self)))
-            == nil
+          let fruit = try? Fruit.ID(
+            validating: String(decoding: bytes[keyStart..<keyEnd], as: UTF8.self)),
+          changes.updateValue(delta, forKey: fruit) == nil
         else { return nil }
         position = numberEnd == end ? end : numberEnd + 1
         if numberEnd != end, position == end { return nil }
       }
       return changes
     }
+  }
+
+  /// The levels column of changed levels: `{"kiwi":[10,8]}`.
+  static func levels(_ changes: [StockChange.Level]) -> String {
+    var text = "{"
+    for change in changes {
+      if text.count > 1 { text += "," }
+      text += key(of: change.fruit) + "[\(change.before),\(change.after)]"
+    }
+    return text + "}"
+  }
+
+  /// The changed levels of a levels column, in the order of `order`, then by id.
+  ///
+  /// - Returns: The levels, or `nil` when the text is not an object of fruit ids to
+  ///   `[before, after]` pairs of integers.
+  static func levels(_ text: String, order: [Fruit.ID: Int]) -> [StockChange.Level]? {
+    guard let pairs = try? JSONDecoder().decode([String: [Int]].self, from: Data(text.utf8))
+    else { return nil }
+    var levels: [StockChange.Level] = []
+    for (key, pair) in pairs {
+      guard pair.count == 2, let fruit = try? Fruit.ID(validating: key) else { return nil }
+      levels.append(StockChange.Level(fruit: fruit, before: pair[0], after: pair[1]))
+    }
+    return levels.sorted {
+      (order[$0.fruit] ?? Int.max, $0.fruit) < (order[$1.fruit] ?? Int.max, $1.fruit)
+    }
+  }
+
+  /// The shortages column: `[{"fruit":"kiwi","needed":10,"available":3}]`.
+  static func shortages(_ shortages: [Shortage]) -> String {
+    "["
+      + shortages.map {
+        "{\"fruit\":" + key(of: $0.fruit).dropLast() + ",\"needed\":\($0.needed),\"available\":"
+          + "\($0.available)}"
+      }.joined(separator: ",") + "]"
+  }
+
+  /// The shortages of a shortages column, or `nil` when the text is not one.
+  static func shortages(_ text: String) -> [Shortage]? {
+    try? JSONDecoder().decode([Shortage].self, from: Data(text.utf8))
   }
 }

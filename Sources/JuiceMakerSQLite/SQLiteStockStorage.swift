@@ -1,3 +1,4 @@
+import Foundation
 public import JuiceMakerKit
 
 /// Stock levels kept durably in an SQLite file that any number of processes share.
@@ -14,9 +15,10 @@ public import JuiceMakerKit
 /// let store = try FruitStore(storage: storage)
 /// let shop = JuiceMaker(name: "downtown", catalog: catalog, store: store)
 /// try shop.make("banana-juice")
-/// let entry = try storage.journal(limit: 1)[0]
-/// print(entry.shop, entry.kind, entry.subject, entry.changes["banana"] ?? 0)
-/// // downtown order banana-juice -2
+/// let entry = try storage.journal(JournalQuery(limit: 1))[0]
+/// print(entry.operation.editor, entry.operation.action, entry.changes)
+/// // downtown order("banana-juice", count: 1)
+/// //   [StockChange.Level(fruit: "banana", before: 10, after: 8)]
 /// ```
 ///
 /// The store is created on first use with each fruit's initial stock. A fruit that
@@ -35,7 +37,11 @@ public final class SQLiteStockStorage: StockStorage {
   public let fruits: [Fruit.ID]
   /// How durably each operation is kept.
   public let durability: Durability
-  private let tables: LockedTables
+  private let tables: LockedValue<StockTables>
+  /// The last `data_version` a watcher saw.
+  private let watched: LockedValue<Int64?>
+
+  public var location: String { path }
 
   /// Opens the store file at `path`, creating it when it does not exist.
   ///
@@ -60,12 +66,14 @@ public final class SQLiteStockStorage: StockStorage {
   ) throws(StockStorageError) {
     var seen: Set<Fruit.ID> = []
     for fruit in fruits {
-      guard seen.insert(fruit.id).inserted else {
-        throw .invalid(path: path, detail: "fruit \(fruit.id) is given twice")
-      }
-      guard fruit.initialStock >= 0 else {
+      guard seen.insert(fruit.id).inserted, fruit.initialStock >= 0 else {
+        let problem =
+          fruit.initialStock < 0
+          ? "fruit \(fruit.id) has negative initial stock \(fruit.initialStock)"
+          : "fruit \(fruit.id) is given twice"
         throw .invalid(
-          path: path, detail: "fruit \(fruit.id) has negative initial stock \(fruit.initialStock)")
+          store: path,
+          cause: StorageFailure(code: "", message: problem, purpose: "opening the store"))
       }
     }
     try StoreFile.prepare(path)
@@ -76,13 +84,14 @@ public final class SQLiteStockStorage: StockStorage {
       PRAGMA wal_autocheckpoint = \(StoreSchema.checkpointPages);
       PRAGMA journal_size_limit = \(StoreSchema.checkpointPages * StoreSchema.pageSize);
       PRAGMA trusted_schema = OFF;
-      """)
+      """, purpose: "configuring the connection")
     try StoreSchema.prepare(database)
     let tables = try StockTables(database: database, fruits: fruits)
     self.path = path
     self.fruits = tables.fruits
     self.durability = durability
-    self.tables = LockedTables(tables)
+    self.tables = LockedValue(tables)
+    self.watched = LockedValue(nil)
   }
 
   // MARK: - StockStorage
@@ -99,40 +108,64 @@ public final class SQLiteStockStorage: StockStorage {
 
   /// Runs one operation in one `BEGIN IMMEDIATE` transaction and journals it.
   ///
-  /// The levels `body` sees are current across every process; the levels it leaves
-  /// and one journal entry recording `operation`, its outcome and the deltas applied
+  /// The request id is looked up first, in the transaction; the levels `body` sees
+  /// are current across every process; the levels it leaves and one journal entry
   /// are committed together, or nothing is.
   ///
-  /// - Parameters:
-  ///   - operation: What the operation is, for the journal.
-  ///   - body: Changes the levels and returns its result and outcome; it runs once,
-  ///     inside the transaction, and must not block.
-  /// - Returns: What `body` returned.
   /// - Throws: `StockStorageError` when the change could not be kept, including when
   ///   `body` leaves a level below zero; then no level changed and no entry was
   ///   written.
   /// - Complexity: O(*n* + *c*) for *n* stock rows and *c* changed levels, plus one
   ///   commit (an `fsync` at `.full` durability).
-  public func perform<Result>(
-    _ operation: StockOperation,
-    _ body: (inout [Int]) -> (Result, StockOutcome)
-  ) throws(StockStorageError) -> Result {
+  public func perform(
+    _ operation: StockOperation, touching: [Int], _ body: (inout StockLevels) -> StockOutcome
+  ) throws(StockStorageError) -> StockReceipt {
     try tables.withLock { tables throws(StockStorageError) in
-      try tables.perform(operation, body)
+      try tables.perform(operation, touching: touching, body)
     }
   }
 
-  // MARK: - Audit
-
-  /// The journal, newest entry first.
+  /// The journal entries `query` selects, newest first, of every process sharing
+  /// the store.
   ///
-  /// - Parameter limit: At most this many entries; `nil` for the whole journal.
-  /// - Returns: The entries of every process sharing the store.
   /// - Throws: `StockStorageError` when the journal cannot be read or an entry is
   ///   damaged.
-  /// - Complexity: O(*k*) for *k* entries returned.
-  public func journal(limit: Int? = nil) throws(StockStorageError) -> [JournalEntry] {
-    try tables.withLock { tables throws(StockStorageError) in try tables.journal(limit: limit) }
+  /// - Complexity: O(*k*) for *k* entries returned, with a filter on the editor or
+  ///   the sequence number; a `since` filter scans the journal.
+  public func journal(_ query: JournalQuery) throws(StockStorageError) -> [JournalEntry] {
+    try tables.withLock { tables throws(StockStorageError) in try tables.journal(query) }
+  }
+
+  /// The entry of a request id, if any process journaled it.
+  ///
+  /// - Throws: `StockStorageError` when the journal cannot be read.
+  public func entry(for id: RequestID) throws(StockStorageError) -> JournalEntry? {
+    try tables.withLock { tables throws(StockStorageError) in try tables.entry(for: id) }
+  }
+
+  /// Polls `PRAGMA data_version` every 50 ms until another connection commits or
+  /// `timeout` passes.
+  ///
+  /// The first call only notes the current version and returns.
+  ///
+  /// - Throws: `StockStorageError` when the store cannot be read.
+  public func waitForChanges(timeout: Duration) throws(StockStorageError) {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+      let version = try tables.withLock { tables throws(StockStorageError) in
+        try tables.changeCounter()
+      }
+      let changed = watched.withLock { last in
+        defer { last = version }
+        return last != version
+      }
+      if changed || ContinuousClock.now >= deadline { return }
+      let rest = deadline - ContinuousClock.now
+      Thread.sleep(
+        forTimeInterval: min(
+          0.05, max(0, Double(rest.components.seconds) + Double(rest.components.attoseconds) / 1e18)
+        ))
+    }
   }
 
   /// The level each stock row was created with, including the hidden rows of fruits

@@ -7,10 +7,13 @@ import JuiceMakerKit
 final class Statement {
   private let handle: OpaquePointer
   private let context: FailureContext
+  /// What the statement does, for the errors it reports.
+  let purpose: String
 
-  init(handle: OpaquePointer, context: FailureContext) {
+  init(handle: OpaquePointer, context: FailureContext, purpose: String) {
     self.handle = handle
     self.context = context
+    self.purpose = purpose
   }
 
   deinit {
@@ -29,6 +32,11 @@ final class Statement {
     try check(sqlite3_bind_double(handle, index, value))
   }
 
+  /// Binds NULL to the 1-based parameter `index`.
+  func bindNull(at index: Int32) throws(StockStorageError) {
+    try check(sqlite3_bind_null(handle, index))
+  }
+
   /// Binds text to the 1-based parameter `index`; SQLite keeps its own copy.
   func bind(_ value: String, at index: Int32) throws(StockStorageError) {
     try check(sqlite3_bind_text(handle, index, value, -1, Statement.transient))
@@ -39,7 +47,7 @@ final class Statement {
 
   private func check(_ code: Int32) throws(StockStorageError) {
     guard code == SQLITE_OK else {
-      throw context.failure(code, connection: sqlite3_db_handle(handle))
+      throw context.failure(code, connection: sqlite3_db_handle(handle), purpose: purpose)
     }
   }
 
@@ -57,7 +65,8 @@ final class Statement {
     case SQLITE_DONE:
       return false
     default:
-      let failure = context.failure(code, connection: sqlite3_db_handle(handle))
+      let failure = context.failure(
+        code, connection: sqlite3_db_handle(handle), purpose: purpose)
       sqlite3_reset(handle)
       throw failure
     }
@@ -84,6 +93,11 @@ final class Statement {
   /// The floating-point number in the 0-based `column` of the current row.
   func double(at column: Int32) -> Double {
     sqlite3_column_double(handle, column)
+  }
+
+  /// Whether the 0-based `column` of the current row is NULL.
+  func isNull(at column: Int32) -> Bool {
+    sqlite3_column_type(handle, column) == SQLITE_NULL
   }
 
   /// The text in the 0-based `column` of the current row; `nil` for NULL.

@@ -10,6 +10,8 @@ final class StockTables {
   private let database: Database
   /// The fruits levels are kept for, in level order.
   let fruits: [Fruit.ID]
+  /// The level index of each fruit.
+  private let order: [Fruit.ID: Int]
   /// The stock row id of each fruit, in level order.
   private let rows: [Int64]
   /// The level index of each stock row id; rows of fruits not held are absent.
@@ -20,8 +22,14 @@ final class StockTables {
   private let selectLevels: Statement
   private let updateLevel: Statement
   private let insertEntry: Statement
-  private let selectJournal: Statement
+  private let selectRequest: Statement
   private let selectInitial: Statement
+  private let dataVersion: Statement
+
+  private static let entryColumns = """
+    id, request, time, editor, kind, juice, fruit, count, expected, outcome, actual, shortages,
+    levels
+    """
 
   /// Prepares the statements and adds a row for each fruit the store lacks, with the
   /// fruit's initial stock.
@@ -32,25 +40,32 @@ final class StockTables {
     self.database = database
     self.fruits = fruits.map(\.id)
     self.keys = fruits.map { JournalCoding.key(of: $0.id) }
-    selectLevels = try database.prepare("SELECT id, level FROM stock")
-    updateLevel = try database.prepare("UPDATE stock SET level = ?2 WHERE id = ?1")
+    var order: [Fruit.ID: Int] = [:]
+    for (index, fruit) in fruits.enumerated() { order[fruit.id] = index }
+    self.order = order
+    selectLevels = try database.prepare("SELECT id, level FROM stock", purpose: "reading levels")
+    updateLevel = try database.prepare(
+      "UPDATE stock SET level = ?2 WHERE id = ?1", purpose: "writing a level")
     insertEntry = try database.prepare(
       """
-      INSERT INTO journal (time, shop, kind, subject, count, outcome, changes)
-      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-      """)
-    selectJournal = try database.prepare(
-      """
-      SELECT id, time, shop, kind, subject, count, outcome, changes
-      FROM journal ORDER BY id DESC LIMIT ?1
-      """)
-    selectInitial = try database.prepare("SELECT fruit, initial FROM stock")
+      INSERT INTO journal (request, time, editor, kind, juice, fruit, count, expected, outcome,
+        actual, shortages, changes, levels)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+      """, purpose: "journaling an operation")
+    selectRequest = try database.prepare(
+      "SELECT \(Self.entryColumns) FROM journal WHERE request = ?1",
+      purpose: "looking up a request id")
+    selectInitial = try database.prepare(
+      "SELECT fruit, initial FROM stock", purpose: "reading initial levels")
+    dataVersion = try database.prepare(
+      "PRAGMA data_version", purpose: "watching the store for changes")
 
     var ids = try Self.rowIDs(database)
     let missing = fruits.filter { ids[$0.id] == nil }
     if !missing.isEmpty {
       let insert = try database.prepare(
-        "INSERT OR IGNORE INTO stock (fruit, level, initial) VALUES (?1, ?2, ?2)")
+        "INSERT OR IGNORE INTO stock (fruit, level, initial) VALUES (?1, ?2, ?2)",
+        purpose: "adding stock rows")
       try database.transaction { () throws(StockStorageError) in
         for fruit in missing {
           try insert.bind(fruit.id.rawValue, at: 1)
@@ -64,7 +79,8 @@ final class StockTables {
     var indices: [Int64: Int] = [:]
     for (index, fruit) in fruits.enumerated() {
       guard let id = ids[fruit.id] else {
-        throw .invalid(path: database.path, detail: "the stock row of \(fruit.id) is missing")
+        throw database.context.invalid(
+          "the stock row of \(fruit.id) is missing", purpose: "reading stock rows")
       }
       rows.append(id)
       indices[id] = index
@@ -72,17 +88,18 @@ final class StockTables {
     self.rows = rows
     self.indices = indices
     // Reads the journal's last page, where a truncated file is most often damaged.
-    _ = try database.integer("SELECT max(id) FROM journal")
+    _ = try database.integer("SELECT max(id) FROM journal", purpose: "reading the journal")
   }
 
   private static func rowIDs(_ database: Database) throws(StockStorageError) -> [Fruit.ID: Int64] {
-    let select = try database.prepare("SELECT id, fruit FROM stock")
+    let purpose = "reading stock rows"
+    let select = try database.prepare("SELECT id, fruit FROM stock", purpose: purpose)
     var ids: [Fruit.ID: Int64] = [:]
     while try select.step() {
-      guard let fruit = select.text(at: 1) else {
-        throw .invalid(path: database.path, detail: "a stock row has no fruit")
+      guard let text = select.text(at: 1), let fruit = try? Fruit.ID(validating: text) else {
+        throw database.context.invalid("a stock row has no valid fruit id", purpose: purpose)
       }
-      ids[Fruit.ID(fruit)] = select.integer(at: 0)
+      ids[fruit] = select.integer(at: 0)
     }
     return ids
   }
@@ -103,86 +120,175 @@ final class StockTables {
       }
     }
     guard found == fruits.count else {
-      throw .invalid(path: database.path, detail: "stock rows have disappeared from the store")
+      throw database.context.invalid(
+        "stock rows have disappeared from the store", purpose: selectLevels.purpose)
     }
     return levels
   }
 
-  /// Runs one operation in one `BEGIN IMMEDIATE` transaction: reads the levels,
-  /// lets `body` change them, writes the changed rows and one journal entry.
+  /// Runs one operation in one `BEGIN IMMEDIATE` transaction: looks the request id
+  /// up, reads the levels, lets `body` change them, writes the changed rows and one
+  /// journal entry.
   ///
   /// - Complexity: O(*n* + *c*) statements' work for *n* stock rows and *c* changed
   ///   levels.
-  func perform<Result>(
-    _ operation: StockOperation,
-    _ body: (inout [Int]) -> (Result, StockOutcome)
-  ) throws(StockStorageError) -> Result {
-    try database.transaction { () throws(StockStorageError) -> Result in
-      let before = try levels()
-      var levels = before
-      let (result, outcome) = body(&levels)
-      if outcome == .rejected {
-        return result
+  func perform(
+    _ operation: StockOperation, touching: [Int], _ body: (inout StockLevels) -> StockOutcome
+  ) throws(StockStorageError) -> StockReceipt {
+    try database.transaction { () throws(StockStorageError) -> StockReceipt in
+      if let first = try entry(for: operation.id) {
+        return StockReceipt(entry: first, replayed: true)
       }
-      guard levels.count == before.count else {
-        throw .invalid(
-          path: database.path,
-          detail: "an operation returned \(levels.count) levels for \(before.count) fruits")
-      }
-      var changes = "{"
-      for index in levels.indices where levels[index] != before[index] {
-        guard levels[index] >= 0 else {
-          throw .invalid(
-            path: database.path,
-            detail: "an operation would leave \(fruits[index]) at \(levels[index]); "
-              + "stock never goes below zero")
+      let before = StockLevels(try levels(), touching: touching)
+      var after = before
+      let outcome = body(&after)
+      var changes: [StockChange.Level] = []
+      var deltas = "{"
+      if outcome == .done {
+        changes = after.changes(from: before, fruits: fruits)
+        for index in touching where after.values[index] != before.values[index] {
+          guard after.values[index] >= 0 else {
+            throw database.context.invalid(
+              "an operation would leave \(fruits[index]) at \(after.values[index]); "
+                + "stock never goes below zero", purpose: insertEntry.purpose)
+          }
+          try updateLevel.bind(rows[index], at: 1)
+          try updateLevel.bind(Int64(after.values[index]), at: 2)
+          try updateLevel.run()
+          if deltas.count > 1 { deltas += "," }
+          deltas += keys[index] + String(after.values[index] - before.values[index])
         }
-        try updateLevel.bind(rows[index], at: 1)
-        try updateLevel.bind(Int64(levels[index]), at: 2)
-        try updateLevel.run()
-        if changes.count > 1 { changes += "," }
-        changes += keys[index]
-        changes += String(levels[index] - before[index])
       }
-      changes += "}"
-      try insertEntry.bind(Date().timeIntervalSince1970, at: 1)
-      try insertEntry.bind(operation.shop, at: 2)
-      try insertEntry.bind(operation.kind.rawValue, at: 3)
-      try insertEntry.bind(operation.subject, at: 4)
-      try insertEntry.bind(Int64(operation.count), at: 5)
-      try insertEntry.bind(JournalCoding.text(of: outcome), at: 6)
-      try insertEntry.bind(changes, at: 7)
+      deltas += "}"
+      // The date as the column keeps it, so a read gives back the same entry.
+      let date = Date(timeIntervalSince1970: Date().timeIntervalSince1970)
+      try bind(operation, outcome: outcome)
+      try insertEntry.bind(date.timeIntervalSince1970, at: 2)
+      try insertEntry.bind(deltas, at: 12)
+      try insertEntry.bind(JournalCoding.levels(changes), at: 13)
       try insertEntry.run()
-      return result
+      let entry = JournalEntry(
+        sequence: database.lastInsertedRow, date: date, operation: operation, outcome: outcome,
+        changes: changes)
+      return StockReceipt(entry: entry, replayed: false)
+    }
+  }
+
+  private func bind(_ operation: StockOperation, outcome: StockOutcome) throws(StockStorageError) {
+    let statement = insertEntry
+    try statement.bind(operation.id.rawValue, at: 1)
+    try statement.bind(operation.editor, at: 3)
+    try statement.bind(operation.action.name, at: 4)
+    if let juice = operation.action.juice {
+      try statement.bind(juice.rawValue, at: 5)
+    } else {
+      try statement.bindNull(at: 5)
+    }
+    if let fruit = operation.action.fruit {
+      try statement.bind(fruit.rawValue, at: 6)
+    } else {
+      try statement.bindNull(at: 6)
+    }
+    try statement.bind(Int64(operation.action.count), at: 7)
+    if case .set(_, _, let expected?) = operation.action {
+      try statement.bind(Int64(expected), at: 8)
+    } else {
+      try statement.bindNull(at: 8)
+    }
+    try statement.bind(outcome.name, at: 9)
+    switch outcome {
+    case .done:
+      try statement.bindNull(at: 10)
+      try statement.bindNull(at: 11)
+    case .refused(let shortages):
+      try statement.bindNull(at: 10)
+      try statement.bind(JournalCoding.shortages(shortages), at: 11)
+    case .conflict(_, _, let actual):
+      try statement.bind(Int64(actual), at: 10)
+      try statement.bindNull(at: 11)
     }
   }
 
   // MARK: - Journal
 
-  /// The newest journal entries first.
-  ///
-  /// - Parameter limit: At most this many entries; `nil` for all.
-  func journal(limit: Int?) throws(StockStorageError) -> [JournalEntry] {
-    try selectJournal.bind(Int64(limit.map { max(0, $0) } ?? -1), at: 1)
-    defer { selectJournal.reset() }
+  /// The journal entries `query` selects, newest first.
+  func journal(_ query: JournalQuery) throws(StockStorageError) -> [JournalEntry] {
+    var conditions: [String] = []
+    if query.editor != nil { conditions.append("editor = ?1") }
+    if query.since != nil { conditions.append("time >= ?2") }
+    if query.after != nil { conditions.append("id > ?3") }
+    let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+    let select = try database.prepare(
+      "SELECT \(Self.entryColumns) FROM journal \(filter) ORDER BY id DESC LIMIT ?4",
+      purpose: "reading the journal")
+    if let editor = query.editor { try select.bind(editor, at: 1) }
+    if let since = query.since { try select.bind(since.timeIntervalSince1970, at: 2) }
+    if let after = query.after { try select.bind(after, at: 3) }
+    try select.bind(Int64(query.limit.map { max(0, $0) } ?? -1), at: 4)
     var entries: [JournalEntry] = []
-    while try selectJournal.step() {
-      let id = selectJournal.integer(at: 0)
-      guard let shop = selectJournal.text(at: 2),
-        let kind = selectJournal.text(at: 3).flatMap(StockOperation.Kind.init(rawValue:)),
-        let subject = selectJournal.text(at: 4),
-        let outcome = selectJournal.text(at: 6).flatMap(JournalCoding.outcome),
-        let changes = selectJournal.text(at: 7).flatMap(JournalCoding.changes)
-      else {
-        throw .invalid(path: database.path, detail: "journal entry \(id) is damaged")
-      }
-      entries.append(
-        JournalEntry(
-          id: id, time: Date(timeIntervalSince1970: selectJournal.double(at: 1)), shop: shop,
-          kind: kind, subject: subject, count: Int(selectJournal.integer(at: 5)),
-          outcome: outcome, changes: changes))
+    while try select.step() {
+      entries.append(try entry(select))
     }
     return entries
+  }
+
+  /// The entry of a request id, if journaled.
+  func entry(for id: RequestID) throws(StockStorageError) -> JournalEntry? {
+    defer { selectRequest.reset() }
+    try selectRequest.bind(id.rawValue, at: 1)
+    guard try selectRequest.step() else { return nil }
+    return try entry(selectRequest)
+  }
+
+  /// The entry on the current row of a statement selecting `entryColumns`.
+  private func entry(_ row: Statement) throws(StockStorageError) -> JournalEntry {
+    let sequence = row.integer(at: 0)
+    let damaged = database.context.invalid(
+      "journal entry \(sequence) is damaged", purpose: row.purpose)
+    guard let requestText = row.text(at: 1), let request = try? RequestID(validating: requestText),
+      let editor = row.text(at: 3), let kind = row.text(at: 4),
+      let outcomeName = row.text(at: 9),
+      let changes = row.text(at: 12).flatMap({ JournalCoding.levels($0, order: order) })
+    else { throw damaged }
+    let count = Int(row.integer(at: 7))
+    let action: StockOperation.Action
+    if kind == "order" {
+      guard let text = row.text(at: 5), let juice = try? Juice.ID(validating: text) else {
+        throw damaged
+      }
+      action = .order(juice, count: count)
+    } else {
+      guard let text = row.text(at: 6), let fruit = try? Fruit.ID(validating: text) else {
+        throw damaged
+      }
+      switch kind {
+      case "add": action = .add(fruit, count: count)
+      case "remove": action = .remove(fruit, count: count)
+      case "set":
+        action = .set(
+          fruit, level: count, expected: row.isNull(at: 8) ? nil : Int(row.integer(at: 8)))
+      default: throw damaged
+      }
+    }
+    let outcome: StockOutcome
+    switch outcomeName {
+    case "done": outcome = .done
+    case "refused":
+      guard let shortages = row.text(at: 11).flatMap(JournalCoding.shortages) else {
+        throw damaged
+      }
+      outcome = .refused(shortages)
+    case "conflict":
+      guard let fruit = action.fruit, case .set(_, _, let expected?) = action,
+        !row.isNull(at: 10)
+      else { throw damaged }
+      outcome = .conflict(fruit: fruit, expected: expected, actual: Int(row.integer(at: 10)))
+    default: throw damaged
+    }
+    return JournalEntry(
+      sequence: sequence, date: Date(timeIntervalSince1970: row.double(at: 2)),
+      operation: StockOperation(id: request, editor: editor, action: action), outcome: outcome,
+      changes: changes)
   }
 
   /// The level every stock row was created with, including rows of fruits not held.
@@ -190,11 +296,23 @@ final class StockTables {
     defer { selectInitial.reset() }
     var levels: [Fruit.ID: Int] = [:]
     while try selectInitial.step() {
-      guard let fruit = selectInitial.text(at: 0) else {
-        throw .invalid(path: database.path, detail: "a stock row has no fruit")
+      guard let text = selectInitial.text(at: 0), let fruit = try? Fruit.ID(validating: text)
+      else {
+        throw database.context.invalid(
+          "a stock row has no valid fruit id", purpose: selectInitial.purpose)
       }
-      levels[Fruit.ID(fruit)] = Int(selectInitial.integer(at: 1))
+      levels[fruit] = Int(selectInitial.integer(at: 1))
     }
     return levels
+  }
+
+  /// SQLite's `data_version`: it changes when another connection commits.
+  func changeCounter() throws(StockStorageError) -> Int64 {
+    defer { dataVersion.reset() }
+    guard try dataVersion.step() else {
+      throw database.context.invalid(
+        "PRAGMA data_version returned no row", purpose: dataVersion.purpose)
+    }
+    return dataVersion.integer(at: 0)
   }
 }

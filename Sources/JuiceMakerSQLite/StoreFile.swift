@@ -28,7 +28,7 @@ enum StoreFile {
   ///   other than a regular file.
   static func prepare(_ path: String) throws(StockStorageError) {
     guard !path.isEmpty else {
-      throw .unavailable(path: path, detail: "the store path is empty")
+      throw unavailable(path, "the store path is empty")
     }
     try createParentDirectories(of: path)
     let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, fileMode)
@@ -38,29 +38,28 @@ enum StoreFile {
       let reason = errno
       close(descriptor)
       guard changed else {
-        throw .unavailable(
-          path: path, detail: "cannot set the store file's mode: \(describe(reason))")
+        throw unavailable(path, "cannot set the store file's mode: \(describe(reason))")
       }
       // So that the new file's name survives a power loss, not only its contents.
       syncDirectory(parent(of: path))
     } else if errno != EEXIST {
-      throw .unavailable(path: path, detail: "cannot create the store file: \(describe(errno))")
+      throw unavailable(path, "cannot create the store file: \(describe(errno))")
     }
     var status = stat()
     guard stat(path, &status) == 0 else {
-      throw .unavailable(path: path, detail: "cannot read the store file: \(describe(errno))")
+      throw unavailable(path, "cannot read the store file: \(describe(errno))")
     }
     guard status.st_mode & S_IFMT == S_IFREG else {
-      throw .invalid(path: path, detail: "it is not a regular file")
+      throw invalid(path, "it is not a regular file")
     }
     // Checked by mode too, since `access` lets the superuser write anything.
     guard status.st_mode & 0o222 != 0, access(path, R_OK | W_OK) == 0 else {
-      throw .unavailable(path: path, detail: "the store file is read-only")
+      throw unavailable(path, "the store file is read-only")
     }
     // SQLite takes a file shorter than a page for an empty database and would write
     // over it; only an empty file (a new store) may lack the header.
     if status.st_size > 0, try !startsWithHeader(path) {
-      throw .invalid(path: path, detail: "the file is not an SQLite database")
+      throw invalid(path, "the file is not an SQLite database")
     }
   }
 
@@ -70,7 +69,7 @@ enum StoreFile {
   private static func startsWithHeader(_ path: String) throws(StockStorageError) -> Bool {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
-      throw .unavailable(path: path, detail: "cannot read the store file: \(describe(errno))")
+      throw unavailable(path, "cannot read the store file: \(describe(errno))")
     }
     defer { close(descriptor) }
     var bytes = [UInt8](repeating: 0, count: header.count)
@@ -86,13 +85,12 @@ enum StoreFile {
       directory += component
       if mkdir(directory, directoryMode) == 0 {
         guard chmod(directory, directoryMode) == 0 else {
-          throw .unavailable(
-            path: path, detail: "cannot set the mode of directory \(directory): \(describe(errno))")
+          throw unavailable(
+            path, "cannot set the mode of directory \(directory): \(describe(errno))")
         }
         syncDirectory(parent(of: directory))
       } else if errno != EEXIST {
-        throw .unavailable(
-          path: path, detail: "cannot create directory \(directory): \(describe(errno))")
+        throw unavailable(path, "cannot create directory \(directory): \(describe(errno))")
       }
       directory += "/"
     }
@@ -114,5 +112,17 @@ enum StoreFile {
 
   private static func describe(_ code: Int32) -> String {
     String(cString: strerror(code))
+  }
+
+  private static func unavailable(_ path: String, _ message: String) -> StockStorageError {
+    .unavailable(
+      store: path,
+      cause: StorageFailure(code: "", message: message, purpose: "preparing the store file"))
+  }
+
+  private static func invalid(_ path: String, _ message: String) -> StockStorageError {
+    .invalid(
+      store: path,
+      cause: StorageFailure(code: "", message: message, purpose: "preparing the store file"))
   }
 }

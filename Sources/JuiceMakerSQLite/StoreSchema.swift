@@ -1,7 +1,10 @@
 import Foundation
 import JuiceMakerKit
 
-/// The store's schema, version 1, and how an opened file is checked against it.
+/// The store's schema, built by an ordered list of recorded migration steps, and how
+/// an opened file is checked against it.
+///
+/// The schema of the latest step:
 ///
 /// ```sql
 /// CREATE TABLE stock (
@@ -10,20 +13,28 @@ import JuiceMakerKit
 ///   level INTEGER NOT NULL CHECK (typeof(level) = 'integer' AND level >= 0),
 ///   initial INTEGER NOT NULL CHECK (typeof(initial) = 'integer' AND initial >= 0));
 /// CREATE TABLE journal (
-///   id INTEGER PRIMARY KEY,
-///   time REAL NOT NULL,          -- seconds since 1970
-///   shop TEXT NOT NULL,
-///   kind TEXT NOT NULL CHECK (kind IN ('order', 'add', 'remove', 'set')),
-///   subject TEXT NOT NULL,
-///   count INTEGER NOT NULL,
-///   outcome TEXT NOT NULL CHECK (outcome IN ('done', 'refused')),
-///   changes TEXT NOT NULL);      -- JSON object: fruit id -> level delta
+///   id INTEGER PRIMARY KEY,             -- the entry's sequence number
+///   request TEXT NOT NULL UNIQUE,       -- the idempotency id
+///   time REAL NOT NULL,                 -- seconds since 1970
+///   editor TEXT NOT NULL,
+///   kind TEXT NOT NULL,                 -- order, add, remove, set
+///   juice TEXT,                         -- the juice of an order, else NULL
+///   fruit TEXT,                         -- the fruit of a stock edit, else NULL
+///   count INTEGER NOT NULL,             -- juices, fruits, or the level set
+///   expected INTEGER,                   -- a compare-and-set's expected level
+///   outcome TEXT NOT NULL,              -- done, refused, conflict
+///   actual INTEGER,                     -- the level a conflict found
+///   shortages TEXT,                     -- refused: [{"fruit":…,"needed":…,"available":…}]
+///   changes TEXT NOT NULL,              -- {"fruit": level delta}
+///   levels TEXT NOT NULL);              -- {"fruit": [before, after]}
+/// CREATE TABLE migration (version INTEGER PRIMARY KEY, name TEXT NOT NULL, time REAL);
 /// ```
 ///
-/// New stores use 1 KiB pages. The file is marked with `PRAGMA application_id` and
-/// `PRAGMA user_version`, so a store is told apart from any other SQLite file without
-/// reading its tables. For every stock row, `level = initial + Σ changes[fruit]` over
-/// the journal, and an audit can check it in SQL:
+/// with `CHECK` constraints tying the columns to the kind and outcome. The file is
+/// marked with `PRAGMA application_id`, and `PRAGMA user_version` is the last step
+/// applied; each step is recorded in `migration` in the transaction that applies it.
+/// For every stock row, `level = initial + Σ changes[fruit]` over the journal, and an
+/// audit can check it in SQL:
 ///
 /// ```sql
 /// SELECT fruit, level, initial + coalesce((SELECT sum(value) FROM journal,
@@ -32,48 +43,103 @@ import JuiceMakerKit
 enum StoreSchema {
   /// `PRAGMA application_id` of every store: "JMKR" in ASCII.
   static let applicationID: Int64 = 0x4A4D_4B52
-  /// `PRAGMA user_version` of the schema this version writes and reads.
-  static let version: Int64 = 1
   /// The page size of a new store, in bytes.
   ///
-  /// An operation writes about two pages to the log (its stock page and the
-  /// journal's last page), so small pages mean less to write: at `.normal`
-  /// durability, 1 KiB pages measured about 50% more operations per second than
-  /// SQLite's default 4 KiB.
+  /// An operation writes few pages to the log (its stock page and the journal's
+  /// last pages), so small pages mean less to write per commit.
   static let pageSize = 1024
   /// Pages in the log before a commit checkpoints it into the file: 4 MiB of 1 KiB
   /// pages, SQLite's default log size.
   static let checkpointPages = 4096
 
-  private static let creation = """
-    CREATE TABLE stock (
-      id INTEGER PRIMARY KEY,
-      fruit TEXT NOT NULL UNIQUE,
-      level INTEGER NOT NULL CHECK (typeof(level) = 'integer' AND level >= 0),
-      initial INTEGER NOT NULL CHECK (typeof(initial) = 'integer' AND initial >= 0)
-    );
-    CREATE TABLE journal (
-      id INTEGER PRIMARY KEY,
-      time REAL NOT NULL,
-      shop TEXT NOT NULL,
-      kind TEXT NOT NULL CHECK (kind IN ('order', 'add', 'remove', 'set')),
-      subject TEXT NOT NULL,
-      count INTEGER NOT NULL,
-      outcome TEXT NOT NULL CHECK (outcome IN ('done', 'refused')),
-      changes TEXT NOT NULL
-    );
-    PRAGMA application_id = \(applicationID);
-    PRAGMA user_version = \(version);
-    """
+  /// One step of the schema, applied once per store, in order.
+  struct Migration {
+    /// The `user_version` the store has after the step.
+    let version: Int64
+    /// What the step does, as `migration` records it.
+    let name: String
+    /// The statements.
+    let sql: String
+  }
+
+  /// Every step, in order.
+  static let migrations = [
+    Migration(
+      version: 1, name: "create the stock and journal tables",
+      sql: """
+        CREATE TABLE stock (
+          id INTEGER PRIMARY KEY,
+          fruit TEXT NOT NULL UNIQUE,
+          level INTEGER NOT NULL CHECK (typeof(level) = 'integer' AND level >= 0),
+          initial INTEGER NOT NULL CHECK (typeof(initial) = 'integer' AND initial >= 0)
+        );
+        CREATE TABLE journal (
+          id INTEGER PRIMARY KEY,
+          time REAL NOT NULL,
+          shop TEXT NOT NULL,
+          kind TEXT NOT NULL CHECK (kind IN ('order', 'add', 'remove', 'set')),
+          subject TEXT NOT NULL,
+          count INTEGER NOT NULL,
+          outcome TEXT NOT NULL CHECK (outcome IN ('done', 'refused')),
+          changes TEXT NOT NULL
+        );
+        """),
+    Migration(
+      version: 2,
+      name: "journal request ids, typed subjects, levels before and after, shortages",
+      sql: """
+        CREATE TABLE journal_typed (
+          id INTEGER PRIMARY KEY,
+          request TEXT NOT NULL UNIQUE CHECK (length(request) BETWEEN 1 AND 128),
+          time REAL NOT NULL,
+          editor TEXT NOT NULL,
+          kind TEXT NOT NULL CHECK (kind IN ('order', 'add', 'remove', 'set')),
+          juice TEXT CHECK ((juice IS NOT NULL) = (kind = 'order')),
+          fruit TEXT CHECK ((fruit IS NOT NULL) = (kind <> 'order')),
+          count INTEGER NOT NULL CHECK (typeof(count) = 'integer' AND count >= 0),
+          expected INTEGER CHECK (expected IS NULL OR (kind = 'set' AND expected >= 0)),
+          outcome TEXT NOT NULL CHECK (outcome IN ('done', 'refused', 'conflict')),
+          actual INTEGER CHECK ((actual IS NOT NULL) = (outcome = 'conflict')),
+          shortages TEXT CHECK ((shortages IS NOT NULL) = (outcome = 'refused')),
+          changes TEXT NOT NULL,
+          levels TEXT NOT NULL
+        );
+        INSERT INTO journal_typed
+          (id, request, time, editor, kind, juice, fruit, count, outcome, shortages, changes,
+           levels)
+        SELECT id, 'journal-' || id, time, shop, kind,
+          CASE WHEN kind = 'order' THEN subject END, CASE WHEN kind <> 'order' THEN subject END,
+          count, outcome, CASE WHEN outcome = 'refused' THEN '[]' END, changes, '{}'
+        FROM journal;
+        WITH delta AS (
+          SELECT journal.id, each.key AS fruit, each.value AS delta
+          FROM journal, json_each(journal.changes) AS each),
+        level AS (
+          SELECT delta.id, delta.fruit, delta.delta,
+            coalesce((SELECT initial FROM stock WHERE stock.fruit = delta.fruit), 0)
+              + sum(delta.delta) OVER (PARTITION BY delta.fruit ORDER BY delta.id) AS after
+          FROM delta),
+        entry AS (
+          SELECT id, json_group_object(fruit, json_array(after - delta, after)) AS levels
+          FROM level GROUP BY id)
+        UPDATE journal_typed SET levels = entry.levels FROM entry
+        WHERE journal_typed.id = entry.id;
+        DROP TABLE journal;
+        ALTER TABLE journal_typed RENAME TO journal;
+        """),
+  ]
+
+  /// The schema version this version writes and reads: the last step's.
+  static var version: Int64 { migrations[migrations.count - 1].version }
 
   /// What an opened file holds.
   enum State: Equatable {
     /// Nothing yet: a new store.
     case empty
-    /// A store of the current schema.
-    case current
-    /// A store of a schema version this version does not know.
-    case unknownVersion(Int64)
+    /// A store at this schema version (`version`) or an older one that migrates.
+    case store(version: Int64)
+    /// A store of a schema version newer than this version knows.
+    case newer(Int64)
     /// A database of another application.
     case foreign(applicationID: Int64)
     /// An unmarked database that already holds tables.
@@ -81,12 +147,12 @@ enum StoreSchema {
   }
 
   /// Makes sure the opened file is a store of the current schema in WAL mode,
-  /// creating the schema in an empty file.
+  /// creating the schema in an empty file and migrating an older store.
   ///
   /// Nothing is written to a file that is not an empty file or a store.
   ///
-  /// - Throws: `StockStorageError.invalid` for a file that is not a store of this
-  ///   schema version; `.unavailable` when it cannot be read or changed.
+  /// - Throws: `StockStorageError.invalid` for a file that is not a store this
+  ///   version can read; `.unavailable` when it cannot be read or changed.
   static func prepare(_ database: Database) throws(StockStorageError) {
     // Several processes may open a new file at once. SQLite answers some lock
     // conflicts there at once with SQLITE_BUSY, without waiting (switching the
@@ -104,70 +170,120 @@ enum StoreSchema {
     }
   }
 
+  private static let purpose = "checking the store's schema"
+
   private static func prepareOnce(_ database: Database) throws(StockStorageError) {
     var state = try snapshotState(of: database)
     if state == .empty {
       // Before the first write, which fixes the page size for good.
-      try database.execute("PRAGMA page_size = \(pageSize)")
+      try database.execute("PRAGMA page_size = \(pageSize)", purpose: purpose)
       try useWAL(database)
+    }
+    if state == .empty || state.needsMigration {
       state = try database.transaction { () throws(StockStorageError) -> State in
-        // Another process may have created the schema since the first look.
+        // Another process may have created or migrated the schema since the first look.
         let state = try self.state(of: database)
-        guard state == .empty else { return state }
-        try database.execute(creation)
-        return .current
+        switch state {
+        case .empty: try migrate(database, from: 0)
+        case .store(let version) where version < self.version:
+          try migrate(database, from: version)
+        default: return state
+        }
+        return .store(version: self.version)
       }
     }
+    let context = database.context
     switch state {
-    case .current:
+    case .store:
       try useWAL(database)
     case .empty:
-      throw .invalid(path: database.path, detail: "the schema could not be created")
-    case .unknownVersion(let version):
-      throw .invalid(
-        path: database.path,
-        detail: "it has schema version \(version); this version reads version \(self.version)")
+      throw context.invalid("the schema could not be created", purpose: purpose)
+    case .newer(let version):
+      throw context.invalid(
+        "it has schema version \(version); this version reads versions up to \(self.version)",
+        purpose: purpose)
     case .foreign(let applicationID):
-      throw .invalid(
-        path: database.path,
-        detail: "it belongs to another application (application_id \(applicationID))")
+      throw context.invalid(
+        "it belongs to another application (application_id \(applicationID))", purpose: purpose)
     case .unmarked:
-      throw .invalid(path: database.path, detail: "it holds the tables of another application")
+      throw context.invalid("it holds the tables of another application", purpose: purpose)
     }
+  }
+
+  /// Applies every step after `version`, recording each; inside a transaction.
+  private static func migrate(_ database: Database, from version: Int64)
+    throws(StockStorageError)
+  {
+    let purpose = "migrating the store's schema"
+    try database.execute(
+      """
+      CREATE TABLE IF NOT EXISTS migration (
+        version INTEGER PRIMARY KEY, name TEXT NOT NULL, time REAL);
+      PRAGMA application_id = \(applicationID);
+      """, purpose: purpose)
+    let record = try database.prepare(
+      "INSERT OR IGNORE INTO migration (version, name, time) VALUES (?1, ?2, ?3)",
+      purpose: purpose)
+    for step in migrations where step.version <= version {
+      // Steps applied before steps were recorded: their time is unknown.
+      try record.bind(step.version, at: 1)
+      try record.bind(step.name, at: 2)
+      try record.bindNull(at: 3)
+      try record.run()
+    }
+    for step in migrations where step.version > version {
+      try database.execute(step.sql, purpose: "\(purpose): \(step.name)")
+      try record.bind(step.version, at: 1)
+      try record.bind(step.name, at: 2)
+      try record.bind(Date().timeIntervalSince1970, at: 3)
+      try record.run()
+    }
+    try database.execute("PRAGMA user_version = \(self.version)", purpose: purpose)
   }
 
   /// The state as one read transaction sees it: a creator's schema and marks are
   /// committed together, so the three reads of `state(of:)` must see one snapshot.
   private static func snapshotState(of database: Database) throws(StockStorageError) -> State {
-    try database.execute("BEGIN")
+    try database.execute("BEGIN", purpose: purpose)
     do {
       let state = try self.state(of: database)
-      try database.execute("COMMIT")
+      try database.execute("COMMIT", purpose: purpose)
       return state
     } catch {
-      try? database.execute("ROLLBACK")
+      try? database.execute("ROLLBACK", purpose: purpose)
       throw error
     }
   }
 
   private static func state(of database: Database) throws(StockStorageError) -> State {
-    let applicationID = try database.integer("PRAGMA application_id")
-    let version = try database.integer("PRAGMA user_version")
+    let applicationID = try database.integer("PRAGMA application_id", purpose: purpose)
+    let version = try database.integer("PRAGMA user_version", purpose: purpose)
     if applicationID == self.applicationID {
-      return version == self.version ? .current : .unknownVersion(version)
+      return version > self.version ? .newer(version) : .store(version: version)
     }
     guard applicationID == 0 else { return .foreign(applicationID: applicationID) }
-    let objects = try database.integer("SELECT count(*) FROM sqlite_master")
+    let objects = try database.integer("SELECT count(*) FROM sqlite_master", purpose: purpose)
     return version == 0 && objects == 0 ? .empty : .unmarked
   }
 
   /// Switches the file to write-ahead logging, which persists in the file.
   private static func useWAL(_ database: Database) throws(StockStorageError) {
-    guard try database.text("PRAGMA journal_mode") != "wal" else { return }
-    let mode = try database.text("PRAGMA journal_mode = WAL")
+    guard try database.text("PRAGMA journal_mode", purpose: purpose) != "wal" else { return }
+    let mode = try database.text("PRAGMA journal_mode = WAL", purpose: purpose)
     guard mode == "wal" else {
       throw .unavailable(
-        path: database.path, detail: "cannot switch to write-ahead logging (mode \(mode))")
+        store: database.path,
+        cause: StorageFailure(
+          code: "", message: "cannot switch to write-ahead logging (mode \(mode))",
+          purpose: purpose))
     }
+  }
+}
+
+extension StoreSchema.State {
+  /// Whether the state is a store of an older schema version.
+  var needsMigration: Bool {
+    if case .store(let version) = self { return version < StoreSchema.version }
+    return false
   }
 }

@@ -73,8 +73,8 @@ enum ChildMode {
       let catalog = try Catalog.load(
         from: root.appendingPathComponent("Recipes", isDirectory: true))
       lap()
-      let store = try FruitStore(storage: SQLiteStockStorage(path: path, fruits: catalog.fruits))
-      guard store.levels().count == catalog.fruits.count else {
+      let store = FruitStore(storage: try SQLiteStockStorage(path: path, fruits: catalog.fruits))
+      guard try store.levels().count == catalog.fruits.count else {
         throw BenchmarkError.wrongResult("the store holds other fruits")
       }
       lap()

@@ -27,7 +27,7 @@ struct DurableBenchmarks {
         let storage = try SQLiteStockStorage(
           path: path, fruits: menu.catalog.fruits, durability: durability)
         shop = JuiceMaker(
-          name: "bench", catalog: menu.catalog, store: try FruitStore(storage: storage))
+          name: "bench", catalog: menu.catalog, store: FruitStore(storage: storage))
       } catch {
         throw .failed("cannot open \(path): \(error)")
       }

@@ -254,7 +254,9 @@ extension OrderBenchmarks {
     func levels() -> [String: Int] {
       switch client {
       case .juiceMaker, .juiceMakerByID:
-        Dictionary(uniqueKeysWithValues: store.snapshot().map { ($0.key.rawValue, $0.value) })
+        Dictionary(
+          uniqueKeysWithValues: ((try? store.snapshot()) ?? [:]).map { ($0.key.rawValue, $0.value) }
+        )
       case .dictionary: dictionary.snapshot()
       case .mutex: mutex.snapshot(menu)
       case .actor: Parallel.waiting { [actor] in await actor.snapshot() }

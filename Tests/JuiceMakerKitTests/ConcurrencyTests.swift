@@ -9,7 +9,7 @@ struct ConcurrencyTests {
   @Test func manyShopsOnThreadsConserveStock() throws {
     let catalog = FruitStoreTests.catalog
     let store = FruitStore(catalog: catalog)
-    let initial = store.snapshot()
+    let initial = try store.snapshot()
     let threads = 8
     let ordersPerShop = 20_000
     struct Tally: Sendable {
@@ -64,7 +64,7 @@ struct ConcurrencyTests {
     #expect(all.reduce(0) { $0 + $1.made + $1.refused } == threads * ordersPerShop)
     #expect(all.reduce(0) { $0 + $1.wrongRefusals } == 0)
     #expect(all.reduce(0) { $0 + $1.made } > 0)
-    let final = store.snapshot()
+    let final = try store.snapshot()
     for fruit in store.fruits {
       let withdrawn = all.reduce(0) { $0 + $1.withdrawn[fruit, default: 0] }
       let restocked = all.reduce(0) { $0 + $1.restocked[fruit, default: 0] }

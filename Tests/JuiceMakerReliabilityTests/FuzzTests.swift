@@ -77,12 +77,14 @@ struct FuzzTests {
         failures.record("problem description of \(problem.description.utf8.count) bytes", input)
       }
       for entry in pack.fruits
-      where !PackDecoder.isValidID(entry.fruit.id.rawValue) || entry.fruit.initialStock < 0 {
+      where (try? Fruit.ID(validating: entry.fruit.id.rawValue)) == nil
+        || entry.fruit.initialStock < 0
+      {
         failures.record("invalid fruit accepted: \(entry.fruit)", input)
       }
       for entry in pack.juices {
         let fruits = entry.ingredients.map(\.fruit)
-        if !PackDecoder.isValidID(entry.id.rawValue) || fruits.isEmpty
+        if (try? Juice.ID(validating: entry.id.rawValue)) == nil || fruits.isEmpty
           || Set(fruits).count != fruits.count
           || entry.ingredients.contains(where: { $0.count < 1 })
         {

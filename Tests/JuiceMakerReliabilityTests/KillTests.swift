@@ -128,14 +128,19 @@ struct KillTests {
     let storage = try SQLiteStockStorage(path: store, fruits: catalog.fruits)
     let levels = try storage.levels()
     let initial = try storage.initialLevels()
-    let journal = try storage.journal().sorted { $0.id < $1.id }
+    let journal = try storage.journal(JournalQuery()).sorted { $0.sequence < $1.sequence }
     #expect(levels.allSatisfy { $0 >= 0 }, "round \(round): negative stock \(levels)")
     var replayed = initial
     for entry in journal {
-      for (fruit, delta) in entry.changes { replayed[fruit, default: 0] += delta }
+      for change in entry.changes {
+        #expect(
+          replayed[change.fruit, default: 0] == change.before,
+          "round \(round): entry \(entry.sequence) starts \(change.fruit) from \(change.before)")
+        replayed[change.fruit] = change.after
+      }
       #expect(
         replayed.values.allSatisfy { $0 >= 0 },
-        "round \(round): entry \(entry.id) leaves negative stock")
+        "round \(round): entry \(entry.sequence) leaves negative stock")
       expectMeaningful(entry, catalog: catalog, after: replayed, round: round)
     }
     for (fruit, level) in zip(storage.fruits, levels) {
@@ -151,31 +156,27 @@ struct KillTests {
     _ entry: JournalEntry, catalog: Catalog, after levels: [Fruit.ID: Int], round: Int
   ) {
     let expected: [Fruit.ID: Int]?
-    switch (entry.kind, entry.outcome) {
-    case (_, .refused):
+    switch (entry.operation.action, entry.outcome) {
+    case (_, .refused), (_, .conflict):
       expected = [:]
-    case (_, .rejected):
-      Issue.record("round \(round): entry \(entry.id) is a rejected operation, which is never kept")
-      return
-    case (.order, .done):
-      expected = catalog.juice(Juice.ID(entry.subject)).map { juice in
-        Dictionary(
-          uniqueKeysWithValues: juice.ingredients.map { ($0.fruit, -$0.count * entry.count) })
+    case (.order(let juice, let count), .done):
+      expected = catalog.juice(juice).map { juice in
+        Dictionary(uniqueKeysWithValues: juice.ingredients.map { ($0.fruit, -$0.count * count) })
       }
-    case (.add, .done):
-      expected = [Fruit.ID(entry.subject): entry.count]
-    case (.remove, .done):
-      expected = [Fruit.ID(entry.subject): -entry.count]
-    case (.set, .done):
+    case (.add(let fruit, let count), .done):
+      expected = [fruit: count]
+    case (.remove(let fruit, let count), .done):
+      expected = [fruit: -count]
+    case (.set(let fruit, let level, _), .done):
       #expect(
-        levels[Fruit.ID(entry.subject)] == entry.count,
-        "round \(round): entry \(entry.id) sets \(entry.subject) to \(entry.count)")
+        levels[fruit] == level, "round \(round): entry \(entry.sequence) sets \(fruit) to \(level)")
       return
     }
-    let changes = entry.changes.filter { $0.value != 0 }
+    let changes = Dictionary(
+      uniqueKeysWithValues: entry.changes.map { ($0.fruit, $0.after - $0.before) })
     #expect(
       changes == expected?.filter { $0.value != 0 },
-      "round \(round): entry \(entry.id) (\(entry.kind) \(entry.subject) ×\(entry.count)) changed \(entry.changes)"
+      "round \(round): entry \(entry.sequence) (\(entry.operation.action)) changed \(entry.changes)"
     )
   }
 

@@ -26,8 +26,8 @@ struct ConcurrencyTests {
     let storages = try (0..<2).map { _ in
       try SQLiteStockStorage(path: path, fruits: catalog.fruits, durability: durability)
     }
-    let shops = try storages.enumerated().map { index, storage in
-      JuiceMaker(name: "shop-\(index)", catalog: catalog, store: try FruitStore(storage: storage))
+    let shops = storages.enumerated().map { index, storage in
+      JuiceMaker(name: "shop-\(index)", catalog: catalog, store: FruitStore(storage: storage))
     }
     let threads = 8
     let ordersPerThread = 60
@@ -63,9 +63,11 @@ struct ConcurrencyTests {
     let journal = try storages[0].journal()
     #expect(journal.count == threads * ordersPerThread)
     #expect(journal.filter { $0.outcome == .done }.count == made)
-    #expect(journal.reduce(0) { $0 + ($1.changes["strawberry"] ?? 0) } == -3 * made)
-    #expect(journal.reduce(0) { $0 + ($1.changes["banana"] ?? 0) } == -made)
-    #expect(Set(journal.map(\.shop)) == ["shop-0", "shop-1"])
+    let strawberries = journal.map { $0.deltas["strawberry"] ?? 0 }.reduce(0, +)
+    let bananas = journal.map { $0.deltas["banana"] ?? 0 }.reduce(0, +)
+    #expect(strawberries == -3 * made)
+    #expect(bananas == -made)
+    #expect(Set(journal.map(\.operation.editor)) == ["shop-0", "shop-1"])
   }
 
   @Test func storagesOpeningANewStoreAtOnceCreateItOnce() throws {
@@ -79,11 +81,11 @@ struct ConcurrencyTests {
       Thread {
         defer { group.leave() }
         // Each opener holds its own fruit and the shared banana.
-        let fruits = [
-          Fruit(id: "banana", initialStock: 5),
-          Fruit(id: Fruit.ID("fruit-\(thread)"), initialStock: thread),
-        ]
         do {
+          let fruits = [
+            Fruit(id: "banana", initialStock: 5),
+            Fruit(id: try Fruit.ID(validating: "fruit-\(thread)"), initialStock: thread),
+          ]
           let storage = try SQLiteStockStorage(path: path, fruits: fruits)
           let levels = try storage.levels()
           opened.withLock { $0["fruit-\(thread)"] = levels }
@@ -100,7 +102,7 @@ struct ConcurrencyTests {
     let storage = try SQLiteStockStorage(path: path, fruits: [])
     var expected: [Fruit.ID: Int] = ["banana": 5]
     for thread in 0..<8 {
-      expected[Fruit.ID("fruit-\(thread)")] = thread
+      expected[try Fruit.ID(validating: "fruit-\(thread)")] = thread
     }
     #expect(try storage.initialLevels() == expected)
   }

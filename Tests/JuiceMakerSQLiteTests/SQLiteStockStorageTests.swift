@@ -21,7 +21,7 @@ struct SQLiteStockStorageTests {
       let storage = try SQLiteStockStorage(path: path, fruits: Fixtures.fruits)
       try storage.perform(Fixtures.order("banana-juice")) { levels in
         levels[1] -= 2
-        return ((), .done)
+        return .done
       }
     }
     let reopened = try SQLiteStockStorage(path: path, fruits: Fixtures.fruits)
@@ -34,36 +34,41 @@ struct SQLiteStockStorageTests {
     let storage = try SQLiteStockStorage(
       path: directory.file("store.sqlite"), fruits: Fixtures.fruits)
     let before = Date()
-    let result = try storage.perform(Fixtures.order("strawberry-banana-juice")) { levels in
+    let operation = Fixtures.order("strawberry-banana-juice")
+    let receipt = try storage.perform(operation) { levels in
       levels[0] -= 10
       levels[1] -= 1
-      return ("made", .done)
+      return .done
     }
-    #expect(result == "made")
+    #expect(!receipt.replayed)
     #expect(try storage.levels() == [0, 9, 10])
     let entries = try storage.journal()
     let entry = try #require(entries.first)
-    #expect(entries.count == 1)
-    #expect(entry.shop == "downtown")
-    #expect(entry.kind == .order)
-    #expect(entry.subject == "strawberry-banana-juice")
-    #expect(entry.count == 1)
+    #expect(entries == [receipt.entry])
+    #expect(entry.operation == operation)
     #expect(entry.outcome == .done)
-    #expect(entry.changes == ["strawberry": -10, "banana": -1])
-    #expect(abs(entry.time.timeIntervalSince(before)) < 60)
+    #expect(
+      entry.changes == [
+        StockChange.Level(fruit: "strawberry", before: 10, after: 0),
+        StockChange.Level(fruit: "banana", before: 10, after: 9),
+      ])
+    #expect(abs(entry.date.timeIntervalSince(before)) < 60)
   }
 
   @Test func refusedOperationJournalsNoChange() throws {
     let directory = try TemporaryDirectory()
     let storage = try SQLiteStockStorage(
       path: directory.file("store.sqlite"), fruits: Fixtures.fruits)
-    let operation = StockOperation(kind: .remove, shop: "store", subject: "kiwi", count: 11)
-    try storage.perform(operation) { _ in ((), .refused) }
+    let operation = StockOperation(editor: "store", action: .remove("kiwi", count: 11))
+    let shortage = Shortage(fruit: "kiwi", needed: 11, available: 10)
+    try storage.perform(operation) { levels in
+      levels[2] -= 11
+      return .refused([shortage])
+    }
     #expect(try storage.levels() == [10, 10, 10])
     let entry = try #require(try storage.journal().first)
-    #expect(entry.kind == .remove)
-    #expect(entry.outcome == .refused)
-    #expect(entry.count == 11)
+    #expect(entry.operation == operation)
+    #expect(entry.outcome == .refused([shortage]))
     #expect(entry.changes.isEmpty)
   }
 
@@ -75,7 +80,7 @@ struct SQLiteStockStorageTests {
       try storage.perform(Fixtures.order("kiwi-juice")) { levels in
         levels[0] -= 1
         levels[2] -= 11
-        return ((), .done)
+        return .done
       }
     }
     #expect(error?.isInvalid == true)
@@ -88,18 +93,19 @@ struct SQLiteStockStorageTests {
     let storage = try SQLiteStockStorage(
       path: directory.file("store.sqlite"), fruits: Fixtures.fruits)
     for count in 1...5 {
-      let operation = StockOperation(kind: .add, shop: "store", subject: "kiwi", count: count)
+      let operation = StockOperation(editor: "store", action: .add("kiwi", count: count))
       try storage.perform(operation) { levels in
         levels[2] += count
-        return ((), .done)
+        return .done
       }
     }
     let all = try storage.journal()
-    #expect(all.map(\.count) == [5, 4, 3, 2, 1])
-    #expect(all.map(\.changes) == [5, 4, 3, 2, 1].map { ["kiwi": $0] })
-    #expect(all.map(\.id) == all.map(\.id).sorted(by: >))
-    #expect(try storage.journal(limit: 2).map(\.count) == [5, 4])
-    #expect(try storage.journal(limit: 0).isEmpty)
+    #expect(all.map(\.operation.action.count) == [5, 4, 3, 2, 1])
+    #expect(all.map(\.deltas) == [5, 4, 3, 2, 1].map { ["kiwi": $0] })
+    #expect(all.map(\.sequence) == all.map(\.sequence).sorted(by: >))
+    #expect(
+      try storage.journal(JournalQuery(limit: 2)).map(\.operation.action.count) == [5, 4])
+    #expect(try storage.journal(JournalQuery(limit: 0)).isEmpty)
     #expect(try storage.levels() == [10, 10, 25])
   }
 
@@ -110,7 +116,7 @@ struct SQLiteStockStorageTests {
       let storage = try SQLiteStockStorage(path: path, fruits: Fixtures.fruits)
       try storage.perform(Fixtures.order("banana-juice")) { levels in
         levels[1] -= 2
-        return ((), .done)
+        return .done
       }
     }
     let mango = Fruit(id: "mango", initialStock: 7)
@@ -127,7 +133,7 @@ struct SQLiteStockStorageTests {
       let storage = try SQLiteStockStorage(path: path, fruits: Fixtures.fruits)
       try storage.perform(Fixtures.order("kiwi-juice")) { levels in
         levels[2] -= 3
-        return ((), .done)
+        return .done
       }
     }
     do {
@@ -148,16 +154,16 @@ struct SQLiteStockStorageTests {
     let second = try SQLiteStockStorage(path: path, fruits: Array(Fixtures.fruits.reversed()))
     try first.perform(Fixtures.order("kiwi-juice")) { levels in
       levels[2] -= 3
-      return ((), .done)
+      return .done
     }
     #expect(try second.levels() == [7, 10, 10])
     let seen = try second.perform(Fixtures.order("kiwi-juice", shop: "airport")) { levels in
       levels[0] -= 3
-      return (levels, .done)
+      return .done
     }
-    #expect(seen == [4, 10, 10])
+    #expect(seen.entry.changes == [StockChange.Level(fruit: "kiwi", before: 7, after: 4)])
     #expect(try first.levels() == [10, 10, 4])
-    #expect(try first.journal().map(\.shop) == ["airport", "downtown"])
+    #expect(try first.journal().map(\.operation.editor) == ["airport", "downtown"])
   }
 
   @Test func fruitGivenTwiceIsRefused() throws {
@@ -180,7 +186,7 @@ struct SQLiteStockStorageTests {
       #expect(storage.durability == durability)
       try storage.perform(Fixtures.order("banana-juice")) { levels in
         levels[1] -= 2
-        return ((), .done)
+        return .done
       }
     }
     #expect(try SQLiteStockStorage(path: path, fruits: Fixtures.fruits).levels() == [10, 8, 10])

@@ -7,9 +7,9 @@ struct MenuCommand {
   func run() throws(CLIError) {
     _ = try context.arguments([], command: "menu")
     let catalog = try context.loadCatalog()
-    let (store, _) = try context.openStore(for: catalog)
+    let store = try context.openStore(for: catalog)
     let shop = JuiceMaker(name: context.shopName, catalog: catalog, store: store)
-    let menu = shop.availability()
+    let menu = try ShopCommand.availability(shop)
     let texts = context.texts
     if context.json {
       context.emit(

@@ -13,7 +13,7 @@ struct OrderCommand {
     let catalog = try context.loadCatalog()
     let juice = try NameIndex(catalog: catalog, strings: context.strings).juice(
       named: given[0], in: catalog)
-    let (store, _) = try context.openStore(for: catalog)
+    let store = try context.openStore(for: catalog)
     let shop = JuiceMaker(name: context.shopName, catalog: catalog, store: store)
     let order = try Self.make(juice, count: count, at: shop)
     let texts = context.texts
@@ -23,22 +23,29 @@ struct OrderCommand {
           juice: juice.id.rawValue, name: texts.localizer.name(of: juice.id), count: count,
           shop: shop.name, message: texts.orderMessage(order),
           stock: Dictionary(
-            uniqueKeysWithValues: zip(store.fruits.map(\.rawValue), store.levels()))))
+            uniqueKeysWithValues: zip(store.fruits.map(\.rawValue), try context.levels(of: store))))
+      )
     } else {
       context.say(texts.orderMessage(order))
     }
   }
 
   /// Makes juice, turning the shop's refusal into the command's.
-  static func make(_ juice: Juice, count: Int, at shop: JuiceMaker) throws(CLIError) -> Order {
+  static func make(
+    _ juice: Juice, count: Int, at shop: JuiceMaker, requestID: RequestID? = nil
+  ) throws(CLIError) -> Order {
     do throws(JuiceMakerError) {
-      return try shop.make(juice, count: count)
+      return try shop.make(juice, count: count, requestID: requestID)
     } catch {
       switch error {
       case .outOfStock(let shortages): throw .outOfStock(shortages)
       case .unknownJuice(let id): throw .unknownJuice(id.rawValue)
       case .unknownFruit(let id): throw .unknownFruit(id.rawValue)
       case .invalidCount(let count): throw .tooLarge(value: String(count), option: "--count")
+      case .overflow(let fruit, let stock, let amount):
+        throw .overflow(fruit: fruit, stock: stock, amount: amount)
+      case .stockChanged(let fruit, let expected, let actual):
+        throw .stockChanged(fruit: fruit, expected: expected, actual: actual)
       case .storage(let storageError): throw CLIError(storageError)
       }
     }

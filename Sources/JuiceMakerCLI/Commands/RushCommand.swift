@@ -35,13 +35,18 @@ struct RushCommand {
     let catalog = try context.loadCatalog()
     let store: FruitStore
     if invocation["store"] != nil || context.environment["JUICE_MAKER_STORE"] != nil {
-      store = try context.openStore(for: catalog).0
+      store = try context.openStore(for: catalog)
     } else {
       store = FruitStore(catalog: catalog)
     }
     let rush = Rush(
       catalog: catalog, store: store, shops: shops, orders: orders, seed: UInt64(seed))
-    let report = rush.run(mode)
+    let report: Rush.Report
+    do {
+      report = try rush.run(mode)
+    } catch {
+      throw CLIError(error)
+    }
     if context.json {
       context.emit(RushDocument(report, mode: mode, catalog: catalog, store: store))
     } else {
@@ -69,7 +74,7 @@ struct RushCommand {
           + texts.string(
             "rush.juice", .string(texts.name(of: juice.id)), .int(tally.made), .int(tally.refused)))
     }
-    let stock = zip(store.fruits, store.levels()).map { texts.name(of: $0) + " " + String($1) }
+    let stock = zip(store.fruits, report.final).map { texts.name(of: $0) + " " + String($1) }
     context.say(texts.string("rush.stock", .string(stock.joined(separator: " · "))))
     if report.broken == nil {
       context.say(texts.string("rush.conserved"))
@@ -92,6 +97,8 @@ struct Rush: Sendable {
     var made: Int { shops.reduce(0) { $0 + $1.made } }
     var refused: Int { shops.reduce(0) { $0 + $1.refused } }
     var seconds: Double
+    /// Every level after the rush.
+    var final: [Int]
     /// What broke the conservation law, or `nil` when it held.
     var broken: String?
   }
@@ -112,8 +119,8 @@ struct Rush: Sendable {
   /// Every this many orders a shop restocks one fruit.
   static let restockInterval = 10
 
-  func run(_ mode: RushCommand.Mode) -> Report {
-    let initial = store.levels()
+  func run(_ mode: RushCommand.Mode) throws(FruitStoreError) -> Report {
+    let initial = try store.levels()
     let start = ContinuousClock.now
     var results: [ShopResult]
     switch mode {
@@ -162,7 +169,7 @@ struct Rush: Sendable {
       results = collected.withLock { all in (0..<shops).compactMap { all[$0] } }
     }
     let elapsed = ContinuousClock.now - start
-    let final = store.levels()
+    let final = try store.levels()
     var broken: [String] = []
     for (index, fruit) in store.fruits.enumerated() {
       // Wrapping sums: with a pack's huge counts the tallies may pass Int.max, and the
@@ -184,7 +191,7 @@ struct Rush: Sendable {
     let seconds =
       Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     return Report(
-      shops: results.map(\.tally), juices: juices, seconds: seconds,
+      shops: results.map(\.tally), juices: juices, seconds: seconds, final: final,
       broken: broken.isEmpty ? nil : broken.joined(separator: "; "))
   }
 
@@ -290,7 +297,7 @@ struct RushDocument: Encodable {
     juices = zip(catalog.juices, report.juices).map {
       JuiceTally(id: $0.id.rawValue, made: $1.made, refused: $1.refused)
     }
-    stock = Dictionary(uniqueKeysWithValues: zip(store.fruits.map(\.rawValue), store.levels()))
+    stock = Dictionary(uniqueKeysWithValues: zip(store.fruits.map(\.rawValue), report.final))
     conserved = report.broken == nil
     problem = report.broken
   }

@@ -25,11 +25,11 @@ struct ShopCommand {
     }
     let catalog = try context.loadCatalog()
     let names = NameIndex(catalog: catalog, strings: context.strings)
-    let (store, _) = try context.openStore(for: catalog)
+    let store = try context.openStore(for: catalog)
     let shop = JuiceMaker(name: context.shopName, catalog: catalog, store: store)
     var showScreen = true
     while true {
-      if showScreen { showOrderScreen(shop) }
+      if showScreen { try showOrderScreen(shop) }
       showScreen = false
       context.output.write(texts.string("shop.prompt") + " ")
       guard let line = input.readLine() else {
@@ -104,11 +104,22 @@ struct ShopCommand {
     }
   }
 
-  private func showOrderScreen(_ shop: JuiceMaker) {
+  /// Every juice with how many can be made, or the command's error when the store
+  /// cannot be read.
+  static func availability(_ shop: JuiceMaker) throws(CLIError) -> [MenuItem] {
+    do {
+      return try shop.availability()
+    } catch {
+      guard case .storage(let cause) = error else { return [] }
+      throw CLIError(cause)
+    }
+  }
+
+  private func showOrderScreen(_ shop: JuiceMaker) throws(CLIError) {
     context.say("")
     context.say(texts.string(LocalizationKey.orderScreenTitle))
-    context.say(stockBoard(shop.store))
-    let menu = shop.availability()
+    context.say(try stockBoard(shop.store))
+    let menu = try Self.availability(shop)
     let names = menu.map { texts.name(of: $0.juice.id) }
     let width = names.map(\.displayWidth).max() ?? 0
     for (index, (item, name)) in zip(menu, names).enumerated() {
@@ -123,8 +134,8 @@ struct ShopCommand {
   }
 
   /// "딸기 10 · 바나나 9 · …".
-  private func stockBoard(_ store: FruitStore) -> String {
-    zip(store.fruits, store.levels()).map { fruit, level in
+  private func stockBoard(_ store: FruitStore) throws(CLIError) -> String {
+    zip(store.fruits, try context.levels(of: store)).map { fruit, level in
       texts.name(of: fruit) + " " + String(level)
     }.joined(separator: " · ")
   }
@@ -139,7 +150,8 @@ struct ShopCommand {
       if showScreen {
         context.say("")
         context.say(texts.string(LocalizationKey.stockScreenTitle))
-        for (index, (fruit, level)) in zip(store.fruits, store.levels()).enumerated() {
+        for (index, (fruit, level)) in zip(store.fruits, try context.levels(of: store)).enumerated()
+        {
           context.say("  \(index + 1)) " + texts.name(of: fruit) + " " + String(level))
         }
         context.say(

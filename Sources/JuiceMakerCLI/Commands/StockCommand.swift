@@ -8,8 +8,8 @@ struct StockCommand {
     let arguments = context.invocation.arguments
     guard let action = arguments.first else {
       let catalog = try context.loadCatalog()
-      let (store, _) = try context.openStore(for: catalog)
-      show(store)
+      let store = try context.openStore(for: catalog)
+      try show(store)
       return
     }
     guard ["add", "remove", "set"].contains(action) else {
@@ -21,14 +21,14 @@ struct StockCommand {
     let catalog = try context.loadCatalog()
     let names = NameIndex(catalog: catalog, strings: context.strings)
     let fruit = try names.fruit(named: given[1])
-    let (store, _) = try context.openStore(for: catalog)
+    let store = try context.openStore(for: catalog)
     let level = try Self.edit(action, quantity, of: fruit, in: store, by: context.shopName)
     let texts = context.texts
     if context.json {
       context.emit(
         StockEditDocument(
           fruit: fruit.rawValue, name: texts.localizer.name(of: fruit), stock: level,
-          fruits: Self.documents(store, texts: texts)))
+          fruits: try Self.documents(store, texts: texts, context: context)))
     } else {
       context.say(texts.string("stock.updated", .string(texts.name(of: fruit)), .int(level)))
     }
@@ -42,29 +42,20 @@ struct StockCommand {
       switch action {
       case "add": return try store.add(quantity, of: fruit, by: editor)
       case "remove": return try store.remove(quantity, of: fruit, by: editor)
-      default:
-        try store.setStock(quantity, of: fruit, by: editor)
-        return quantity
+      default: return try store.setStock(quantity, of: fruit, by: editor).after
       }
     } catch {
-      switch error {
-      case .unknownFruit(let fruit): throw .unknownFruit(fruit.rawValue)
-      case .negativeQuantity(let value, _): throw .negative(value: String(value), option: "N")
-      case .overflow(let fruit, let stock, let amount):
-        throw .overflow(fruit: fruit, stock: stock, amount: amount)
-      case .insufficientStock(let shortage): throw .notEnoughStock(shortage)
-      case .storage(let storageError): throw CLIError(storageError)
-      }
+      throw CLIError(error)
     }
   }
 
-  private func show(_ store: FruitStore) {
+  private func show(_ store: FruitStore) throws(CLIError) {
     let texts = context.texts
     if context.json {
-      context.emit(StockDocument(fruits: Self.documents(store, texts: texts)))
+      context.emit(StockDocument(fruits: try Self.documents(store, texts: texts, context: context)))
       return
     }
-    let levels = store.levels()
+    let levels = try context.levels(of: store)
     let names = store.fruits.map { texts.name(of: $0) }
     let width = names.map(\.displayWidth).max() ?? 0
     for (name, level) in zip(names, levels) {
@@ -72,8 +63,10 @@ struct StockCommand {
     }
   }
 
-  static func documents(_ store: FruitStore, texts: Texts) -> [FruitDocument] {
-    zip(store.fruits, store.levels()).map { fruit, level in
+  static func documents(_ store: FruitStore, texts: Texts, context: Context) throws(CLIError)
+    -> [FruitDocument]
+  {
+    zip(store.fruits, try context.levels(of: store)).map { fruit, level in
       FruitDocument(id: fruit.rawValue, name: texts.localizer.name(of: fruit), stock: level)
     }
   }

@@ -41,6 +41,8 @@ enum CLIError: Error, Equatable, Sendable {
   case outOfStock([Shortage])
   /// A stock removal asks for more than there is.
   case notEnoughStock(Shortage)
+  /// A compare-and-set found another level than the one expected.
+  case stockChanged(fruit: Fruit.ID, expected: Int, actual: Int)
   /// The packs have problems.
   case invalidPacks(CatalogError)
   /// The string catalogs have problems.
@@ -59,7 +61,7 @@ enum CLIError: Error, Equatable, Sendable {
   /// The exit code the command ends with.
   var exitCode: ExitCode {
     switch self {
-    case .outOfStock, .notEnoughStock: .refused
+    case .outOfStock, .notEnoughStock, .stockChanged: .refused
     case .invalidPacks(let error):
       error.problems.allSatisfy(\.isInputOutput) ? .ioError : .dataError
     case .invalidStrings(let error):
@@ -94,6 +96,7 @@ enum CLIError: Error, Equatable, Sendable {
     case .overflow: "overflow"
     case .outOfStock: "outOfStock"
     case .notEnoughStock: "outOfStock"
+    case .stockChanged: "stockChanged"
     case .invalidPacks: "invalidPacks"
     case .invalidStrings: "invalidCatalog"
     case .validationFailed: "validationFailed"
@@ -152,6 +155,9 @@ enum CLIError: Error, Equatable, Sendable {
         LocalizationKey.stockNotEnough,
         .string(texts.name(of: shortage.fruit, count: shortage.available)),
         .int(shortage.available), .int(shortage.needed))
+    case .stockChanged(let fruit, let expected, let actual):
+      return l.string(
+        "error.stockChanged", .string(texts.name(of: fruit)), .int(expected), .int(actual))
     case .invalidPacks(let error):
       let lines = error.problems.map { "  " + Texts.shown($0.description) }
       return ([l.string("error.invalidPacks", .int(error.totalCount))] + lines)
@@ -173,11 +179,30 @@ enum CLIError: Error, Equatable, Sendable {
 }
 
 extension CLIError {
-  /// The error a store failure becomes.
+  /// The error a store failure becomes: invalid data exits 65, anything else 74. The
+  /// message keeps the engine's words and code.
   init(_ error: StockStorageError) {
+    let cause = error.cause
+    let detail = cause.code.isEmpty ? cause.message : "\(cause.message) (\(cause.code))"
     switch error {
-    case .invalid(let path, let detail): self = .invalidStore(path: path, detail: detail)
-    case .unavailable(let path, let detail): self = .storeUnavailable(path: path, detail: detail)
+    case .invalid(let store, _):
+      self = .invalidStore(path: store, detail: detail)
+    case .unavailable(let store, _), .outcomeUnknown(let store, _, _):
+      self = .storeUnavailable(path: store, detail: detail)
+    }
+  }
+
+  /// The error a store's refusal or failure becomes.
+  init(_ error: FruitStoreError) {
+    switch error {
+    case .unknownFruit(let fruit): self = .unknownFruit(fruit.rawValue)
+    case .negativeQuantity(let value, _): self = .negative(value: String(value), option: "N")
+    case .overflow(let fruit, let stock, let amount):
+      self = .overflow(fruit: fruit, stock: stock, amount: amount)
+    case .insufficientStock(let shortage): self = .notEnoughStock(shortage)
+    case .stockChanged(let fruit, let expected, let actual):
+      self = .stockChanged(fruit: fruit, expected: expected, actual: actual)
+    case .storage(let cause): self.init(cause)
     }
   }
 }

@@ -23,7 +23,7 @@ enum CommandLineKey {
     "tui.close", "tui.count", "tui.hint.dialog", "tui.hint.keys", "tui.hint.order",
     "tui.hint.stock", "tui.keys.choose", "tui.keys.close", "tui.keys.count", "tui.keys.order",
     "tui.keys.page", "tui.keys.quit", "tui.keys.step", "tui.keys.stock", "tui.keys.title",
-    "tui.keys.type", "tui.quitTyped", "tui.status.order", "tui.status.stock", "tui.stockChanged",
+    "tui.keys.type", "tui.quitTyped", "tui.status.order", "tui.status.stock",
     "tui.tooSmall", "tui.unavailable",
   ]
 }

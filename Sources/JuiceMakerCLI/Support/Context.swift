@@ -46,15 +46,18 @@ struct Context {
   }
 
   /// Opens the durable store for the catalog's fruits.
-  func openStore(for catalog: Catalog) throws(CLIError) -> (FruitStore, SQLiteStockStorage) {
-    do throws(StockStorageError) {
-      let storage = try SQLiteStockStorage(path: storePath, fruits: catalog.fruits)
-      do throws(FruitStoreError) {
-        return (try FruitStore(storage: storage), storage)
-      } catch {
-        if case .storage(let storageError) = error { throw storageError }
-        throw StockStorageError.unavailable(path: storePath, detail: error.description)
-      }
+  func openStore(for catalog: Catalog) throws(CLIError) -> FruitStore {
+    do {
+      return FruitStore(storage: try SQLiteStockStorage(path: storePath, fruits: catalog.fruits))
+    } catch {
+      throw CLIError(error)
+    }
+  }
+
+  /// Every level of the store, or the command's error when it cannot be read.
+  func levels(of store: FruitStore) throws(CLIError) -> [Int] {
+    do {
+      return try store.levels()
     } catch {
       throw CLIError(error)
     }

@@ -1,5 +1,4 @@
 import JuiceMakerKit
-import JuiceMakerSQLite
 
 #if canImport(Glibc)
   import Glibc
@@ -45,10 +44,10 @@ struct FullScreenShop {
   ///   restored first.
   func run() throws(CLIError) -> Ending {
     let catalog = try context.loadCatalog()
-    let (store, storage) = try context.openStore(for: catalog)
+    let store = try context.openStore(for: catalog)
     let shop = JuiceMaker(name: context.shopName, catalog: catalog, store: store)
-    let feed = try ShopFeed(storage: storage)
-    let levels = try feed.skipOwn()
+    let feed = try ShopFeed(store: store)
+    let levels = feed.current
     var state = ShopState(
       juiceCount: catalog.juices.count, fruitCount: store.fruits.count, levels: levels,
       makeable: Self.makeable(catalog, fruits: store.fruits, levels: levels))
@@ -70,6 +69,15 @@ struct FullScreenShop {
     var size = TerminalSize.of(descriptor: terminal.output) ?? .fallback
     let clock = ContinuousClock()
     var lastPoll = clock.now
+    /// Takes the store's state now: after this shop's own action, before the next key
+    /// (keys pressed quickly arrive together, and each step starts from the level the
+    /// one before it left), and every `pollInterval`.
+    func poll() throws(CLIError) {
+      lastPoll = clock.now
+      guard let update = try feed.poll() else { return }
+      refresh(&state, levels: update.levels, catalog: catalog, fruits: store.fruits)
+      if let last = update.entries.compactMap(status(of:)).last { state.status = last }
+    }
     while true {
       screen.draw(renderer.render(state, size: size), size: size)
       let wait = max(.zero, Self.pollInterval - (clock.now - lastPoll))
@@ -89,33 +97,29 @@ struct FullScreenShop {
           case .interrupt: return .signal(SIGINT)
           case .redraw: screen.invalidate()
           case .order(let juice, let count):
-            try order(catalog.juices[juice], count: count, at: shop, state: &state)
-            refresh(&state, levels: try feed.skipOwn(), catalog: catalog, fruits: store.fruits)
+            try order(
+              catalog.juices[juice], count: count, at: shop, id: feed.ownRequest(), state: &state)
+            try poll()
           case .setStock(let fruit, let level, let expected):
             try setStock(
-              store.fruits[fruit], to: level, expected: expected, in: shop, state: &state)
-            refresh(&state, levels: try feed.skipOwn(), catalog: catalog, fruits: store.fruits)
+              store.fruits[fruit], to: level, expected: expected, in: shop,
+              id: feed.ownRequest(), state: &state)
+            try poll()
           }
         }
       }
-      if clock.now - lastPoll >= Self.pollInterval {
-        lastPoll = clock.now
-        if let update = try feed.poll() {
-          refresh(&state, levels: update.levels, catalog: catalog, fruits: store.fruits)
-          if let last = update.entries.compactMap(status(of:)).last { state.status = last }
-        }
-      }
+      if clock.now - lastPoll >= Self.pollInterval { try poll() }
     }
   }
 
   // MARK: - Actions
 
-  private func order(_ juice: Juice, count: Int, at shop: JuiceMaker, state: inout ShopState)
-    throws(CLIError)
-  {
+  private func order(
+    _ juice: Juice, count: Int, at shop: JuiceMaker, id: RequestID, state: inout ShopState
+  ) throws(CLIError) {
     let texts = context.texts
     do throws(CLIError) {
-      let order = try OrderCommand.make(juice, count: count, at: shop)
+      let order = try OrderCommand.make(juice, count: count, at: shop, requestID: id)
       state.ordered(texts.orderMessage(order))
     } catch {
       switch error {
@@ -135,43 +139,20 @@ struct FullScreenShop {
   /// Sets a fruit's level if it is still the level the screen showed; otherwise shows the
   /// level now, and changes nothing.
   private func setStock(
-    _ fruit: Fruit.ID, to level: Int, expected: Int, in shop: JuiceMaker, state: inout ShopState
+    _ fruit: Fruit.ID, to level: Int, expected: Int, in shop: JuiceMaker, id: RequestID,
+    state: inout ShopState
   ) throws(CLIError) {
     let texts = context.texts
-    let store = shop.store
-    do throws(CLIError) {
-      let current = try currentLevel(of: fruit, in: store)
-      guard current == expected else {
-        state.show(
-          texts.string("tui.stockChanged", .string(texts.name(of: fruit)), .int(current)), .bad)
-        return
-      }
-      let delta = level - expected
-      let now = try StockCommand.edit(
-        delta >= 0 ? "add" : "remove", abs(delta), of: fruit, in: store, by: shop.name)
-      state.show(texts.string("stock.updated", .string(texts.name(of: fruit)), .int(now)), .info)
-    } catch {
-      switch error {
-      case .storeUnavailable, .invalidStore:
-        throw error
-      case .notEnoughStock(let shortage):
-        state.show(
-          texts.string(
-            "tui.stockChanged", .string(texts.name(of: fruit)), .int(shortage.available)), .bad)
-      default:
-        state.show(error.message(texts), .bad)
-      }
-    }
-  }
-
-  private func currentLevel(of fruit: Fruit.ID, in store: FruitStore) throws(CLIError) -> Int {
     do throws(FruitStoreError) {
-      guard let index = store.fruits.firstIndex(of: fruit) else { throw .unknownFruit(fruit) }
-      return try store.refresh()[index]
+      let change = try shop.store.setStock(
+        level, of: fruit, by: shop.name, expecting: expected, requestID: id)
+      state.show(
+        texts.string("stock.updated", .string(texts.name(of: fruit)), .int(change.after)), .info)
     } catch {
-      switch error {
-      case .storage(let storageError): throw CLIError(storageError)
-      default: throw .unknownFruit(fruit.rawValue)
+      let failure = CLIError(error)
+      switch failure {
+      case .storeUnavailable, .invalidStore: throw failure
+      default: state.show(failure.message(texts), .bad)
       }
     }
   }
@@ -198,16 +179,16 @@ struct FullScreenShop {
   private func status(of entry: JournalEntry) -> String? {
     guard entry.outcome == .done, !entry.changes.isEmpty else { return nil }
     let texts = context.texts
-    let shop = Texts.shown(entry.shop)
-    switch entry.kind {
-    case .order:
+    let shop = Texts.shown(entry.operation.editor)
+    switch entry.operation.action {
+    case .order(let juice, let count):
       return texts.string(
-        "tui.status.order", .string(shop), .string(texts.name(of: Juice.ID(entry.subject))),
-        .int(entry.count))
+        "tui.status.order", .string(shop), .string(texts.name(of: juice)), .int(count))
     case .add, .remove, .set:
-      return entry.changes.sorted { $0.key < $1.key }.map { fruit, delta in
-        texts.string(
-          "tui.status.stock", .string(shop), .string(texts.name(of: fruit)),
+      return entry.changes.map { change in
+        let delta = change.after - change.before
+        return texts.string(
+          "tui.status.stock", .string(shop), .string(texts.name(of: change.fruit)),
           .string((delta > 0 ? "+" : "") + String(delta)))
       }.joined(separator: ", ")
     }

@@ -30,6 +30,9 @@ public struct Catalog: Sendable {
 
   /// Creates a catalog from values, checking them as strictly as a pack.
   ///
+  /// Ids are valid by construction (`Fruit.ID(validating:)`); the rest of a pack's
+  /// rules are checked here.
+  ///
   /// - Parameters:
   ///   - fruits: The fruits, in display order.
   ///   - juices: The juices, in display order.
@@ -40,10 +43,6 @@ public struct Catalog: Sendable {
     var problems: [CatalogError.Problem] = []
     for (index, fruit) in fruits.enumerated() {
       let path = "fruits[\(index)]"
-      if !PackDecoder.isValidID(fruit.id.rawValue) {
-        problems.append(
-          .init(file: pack.file, path: "\(path).id", reason: .invalidID(fruit.id.rawValue)))
-      }
       if fruit.initialStock < 0 {
         problems.append(
           .init(file: pack.file, path: "\(path).stock", reason: .negativeStock(fruit.initialStock)))
@@ -52,10 +51,6 @@ public struct Catalog: Sendable {
     }
     for (index, juice) in juices.enumerated() {
       let path = "juices[\(index)]"
-      if !PackDecoder.isValidID(juice.id.rawValue) {
-        problems.append(
-          .init(file: pack.file, path: "\(path).id", reason: .invalidID(juice.id.rawValue)))
-      }
       if juice.ingredients.isEmpty {
         problems.append(.init(file: pack.file, path: "\(path).ingredients", reason: .emptyRecipe))
       }

@@ -99,7 +99,7 @@ extension Catalog {
 
   /// Loads the pack files at the given paths, merged in the order given.
   static func load(paths: [String]) throws(CatalogError) -> Catalog {
-    let results = LockedResults<(Pack, [CatalogError.Problem])>(count: paths.count)
+    let results = LockedValue([(Pack, [CatalogError.Problem])?](repeating: nil, count: paths.count))
     let decode: @Sendable (Int) -> Void = { index in
       let file = paths[index]
       let outcome: (Pack, [CatalogError.Problem])
@@ -109,14 +109,14 @@ extension Catalog {
       case .unreadable(let reason):
         outcome = (Pack(file: file), [.init(file: file, path: "", reason: reason)])
       }
-      results.set(outcome, at: index)
+      results.withLock { $0[index] = outcome }
     }
     if paths.count >= 64 {
       DispatchQueue.concurrentPerform(iterations: paths.count, execute: decode)
     } else {
       for index in paths.indices { decode(index) }
     }
-    let decoded = results.values()
+    let decoded = results.withLock { $0.compactMap { $0 } }
     return try Catalog(
       merging: decoded.map(\.0), problems: decoded.flatMap(\.1), paths: paths)
   }

@@ -9,9 +9,18 @@ public struct Fruit: Hashable, Sendable, Identifiable {
     /// The raw identifier as written in the pack.
     public let rawValue: String
 
-    /// Creates an identifier from its raw text.
-    public init(_ rawValue: String) {
-      self.rawValue = rawValue
+    /// Creates an identifier from untrusted text, checking the id rule.
+    ///
+    /// An id is lowercase ASCII letters, digits and `-`, starts with a letter, and is at
+    /// most `Fruit.maximumIDLength` bytes long. Every way into the package (packs,
+    /// `Catalog(fruits:juices:)`, stores, storages) builds ids with this initializer, so
+    /// an invalid id cannot exist.
+    ///
+    /// - Parameter text: The id, such as `strawberry`.
+    /// - Throws: `IdentifierError` naming the rule the text breaks.
+    public init(validating text: String) throws(IdentifierError) {
+      try CatalogIdentifier.check(text)
+      self.rawValue = text
     }
   }
 
@@ -43,8 +52,16 @@ public struct Fruit: Hashable, Sendable, Identifiable {
 // MARK: - Fruit.ID conformances
 
 extension Fruit.ID: ExpressibleByStringLiteral {
+  /// Creates an id from a literal in source code.
+  ///
+  /// - Precondition: The literal follows the id rule of `init(validating:)`; text
+  ///   from outside the program goes through `init(validating:)` instead.
   public init(stringLiteral value: String) {
-    self.init(value)
+    do {
+      try self.init(validating: value)
+    } catch {
+      preconditionFailure("invalid fruit id literal: \(error)")
+    }
   }
 }
 
@@ -58,7 +75,12 @@ extension Fruit.ID: Comparable {
 
 extension Fruit.ID: Codable {
   public init(from decoder: any Decoder) throws {
-    self.init(try decoder.singleValueContainer().decode(String.self))
+    let container = try decoder.singleValueContainer()
+    do {
+      try self.init(validating: try container.decode(String.self))
+    } catch let error as IdentifierError {
+      throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
+    }
   }
 
   public func encode(to encoder: any Encoder) throws {

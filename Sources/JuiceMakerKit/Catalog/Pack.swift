@@ -89,13 +89,13 @@ struct PackDecoder {
     guard let members = object(node, at: path, allowed: ["id", "stock"], required: ["id"]) else {
       return nil
     }
-    var id: String?
+    var id: Fruit.ID?
     var stock = Fruit.defaultInitialStock
     var valid = true
     for member in members {
       let memberPath = "\(path).\(member.key)"
       if member.key == "id" {
-        id = identifier(member.node, at: memberPath)
+        id = identifier(member.node, at: memberPath, Fruit.ID.init(validating:))
         valid = valid && id != nil
       } else if let value = integer(member.node, at: memberPath) {
         if value < 0 {
@@ -109,7 +109,7 @@ struct PackDecoder {
       }
     }
     guard valid, let id else { return nil }
-    return Pack.FruitEntry(fruit: Fruit(id: Fruit.ID(id), initialStock: stock), path: path)
+    return Pack.FruitEntry(fruit: Fruit(id: id, initialStock: stock), path: path)
   }
 
   private mutating func decodeJuice(_ node: JSONNode, at path: String) -> Pack.JuiceEntry? {
@@ -119,14 +119,14 @@ struct PackDecoder {
     else {
       return nil
     }
-    var id: String?
+    var id: Juice.ID?
     var ingredients: [Ingredient] = []
     var ingredientPaths: [String] = []
     var valid = members.contains { $0.key == "ingredients" }
     for member in members {
       let memberPath = "\(path).\(member.key)"
       if member.key == "id" {
-        id = identifier(member.node, at: memberPath)
+        id = identifier(member.node, at: memberPath, Juice.ID.init(validating:))
         valid = valid && id != nil
         continue
       }
@@ -155,7 +155,7 @@ struct PackDecoder {
     }
     guard valid, let id else { return nil }
     return Pack.JuiceEntry(
-      id: Juice.ID(id), ingredients: ingredients, ingredientPaths: ingredientPaths, path: path)
+      id: id, ingredients: ingredients, ingredientPaths: ingredientPaths, path: path)
   }
 
   private mutating func decodeIngredient(_ node: JSONNode, at path: String) -> Ingredient? {
@@ -165,13 +165,13 @@ struct PackDecoder {
     else {
       return nil
     }
-    var fruit: String?
+    var fruit: Fruit.ID?
     var count: Int?
     var valid = true
     for member in members {
       let memberPath = "\(path).\(member.key)"
       if member.key == "fruit" {
-        fruit = identifier(member.node, at: memberPath)
+        fruit = identifier(member.node, at: memberPath, Fruit.ID.init(validating:))
         valid = valid && fruit != nil
       } else if let value = integer(member.node, at: memberPath) {
         if value <= 0 {
@@ -185,7 +185,7 @@ struct PackDecoder {
       }
     }
     guard valid, let fruit, let count else { return nil }
-    return Ingredient(fruit: Fruit.ID(fruit), count: count)
+    return Ingredient(fruit: fruit, count: count)
   }
 
   // MARK: - Typed accessors that report problems
@@ -219,16 +219,20 @@ struct PackDecoder {
     return elements
   }
 
-  private mutating func identifier(_ node: JSONNode, at path: String) -> String? {
+  /// An id, checked by the id type's own rule.
+  private mutating func identifier<ID>(
+    _ node: JSONNode, at path: String, _ make: (String) throws(IdentifierError) -> ID
+  ) -> ID? {
     guard case .string(let text) = node.value else {
       report(path, .wrongType(expected: "a string id", found: node.value.kindName))
       return nil
     }
-    guard Self.isValidID(text) else {
+    do {
+      return try make(text)
+    } catch {
       report(path, .invalidID(text))
       return nil
     }
-    return text
   }
 
   private mutating func integer(_ node: JSONNode, at path: String) -> Int? {
@@ -245,23 +249,5 @@ struct PackDecoder {
       return nil
     }
     return value
-  }
-
-  /// Whether `text` is a valid fruit or juice id: lowercase ASCII letters, digits
-  /// and `-`, starting with a letter, at most `Fruit.maximumIDLength` bytes.
-  static func isValidID(_ text: String) -> Bool {
-    guard text.utf8.count <= Fruit.maximumIDLength else { return false }
-    var first = true
-    for byte in text.utf8 {
-      let isLetter = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")
-      let isDigit = byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-      if first {
-        guard isLetter else { return false }
-        first = false
-      } else if !(isLetter || isDigit || byte == UInt8(ascii: "-")) {
-        return false
-      }
-    }
-    return !first
   }
 }

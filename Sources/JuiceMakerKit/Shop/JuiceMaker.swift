@@ -45,14 +45,19 @@ public struct JuiceMaker: Sendable {
   /// - Parameters:
   ///   - juice: The juice to make.
   ///   - count: How many to make at once.
+  ///   - requestID: The order's idempotency id. An order sent again with an id the
+  ///     store has journaled returns the first order's result and withdraws nothing
+  ///     more; `nil` makes a new order.
   /// - Returns: The order.
   /// - Throws: `JuiceMakerError.outOfStock` listing every short fruit in recipe
   ///   order; `.unknownJuice`, `.invalidCount` or `.storage` otherwise.
   /// - Complexity: O(*k*) for a recipe of *k* fruits, after one id lookup.
   @discardableResult
-  public func make(_ juice: Juice.ID, count: Int = 1) throws(JuiceMakerError) -> Order {
+  public func make(_ juice: Juice.ID, count: Int = 1, requestID: RequestID? = nil)
+    throws(JuiceMakerError) -> Order
+  {
     guard let index = catalog.index(of: juice) else { throw .unknownJuice(juice) }
-    try withdraw(index, count: count)
+    try withdraw(index, count: count, requestID: requestID)
     return Order(juice: juice, count: count)
   }
 
@@ -62,11 +67,14 @@ public struct JuiceMaker: Sendable {
   /// - Parameters:
   ///   - juice: The juice to make, preferably taken from `catalog.juices`.
   ///   - count: How many to make at once.
+  ///   - requestID: The order's idempotency id, as for `make(_:count:requestID:)`.
   /// - Returns: The order.
-  /// - Throws: As `make(_:count:)` with an id.
+  /// - Throws: As `make(_:count:requestID:)` with an id.
   /// - Complexity: O(*k*) for a recipe of *k* fruits.
   @inlinable @discardableResult
-  public func make(_ juice: Juice, count: Int = 1) throws(JuiceMakerError) -> Order {
+  public func make(_ juice: Juice, count: Int = 1, requestID: RequestID? = nil)
+    throws(JuiceMakerError) -> Order
+  {
     let index: Int
     if let position = juice.position, position.catalog == recipes.catalogSerial {
       index = position.index
@@ -74,61 +82,95 @@ public struct JuiceMaker: Sendable {
       guard let found = catalog.index(of: juice) else { throw .unknownJuice(juice.id) }
       index = found
     }
-    try withdraw(index, count: count)
+    try withdraw(index, count: count, requestID: requestID)
     return Order(juice: juice.id, count: count)
   }
 
   @inlinable
-  func withdraw(_ index: Int, count: Int) throws(JuiceMakerError) {
+  func withdraw(_ index: Int, count: Int, requestID: RequestID?) throws(JuiceMakerError) {
     guard count > 0, count <= recipes.maximumCounts[index] else {
       throw .invalidCount(count)
     }
-    let shortages: [Shortage]?
-    if let fast = recipes.withdrawInMemory(index, count: count) {
-      shortages = fast
-    } else {
-      shortages = try withdrawReporting(index, count: count)
+    guard requestID == nil, recipes.complete[index], !store.observers.isActive else {
+      return try withdrawJournaled(index, count: count, requestID: requestID)
     }
+    let recipe = recipes.recipe(index)
+    let shortages = try withUnsafeTemporaryAllocation(of: Int.self, capacity: recipe.count) {
+      (available: UnsafeMutableBufferPointer<Int>) -> Result<[Shortage]?, StockStorageError> in
+      do throws(StockStorageError) {
+        let made = try store.storage.withdraw(recipe, count: count, available: available) {
+          StockOperation(editor: name, action: .order(catalog.juices[index].id, count: count))
+        }
+        // Built after the storage has released its lock.
+        return .success(made ? nil : recipes.shortages(index, count: count, available: available))
+      } catch {
+        return .failure(error)
+      }
+    }.mapError(JuiceMakerError.storage).get()
     if let shortages { throw .outOfStock(shortages) }
   }
 
-  /// The general path: persistent storage, or observers listening.
+  /// The journaled path: a request id, observers listening, or a fruit the store
+  /// does not hold.
   @usableFromInline @inline(never)
-  func withdrawReporting(_ index: Int, count: Int) throws(JuiceMakerError) -> [Shortage]? {
+  func withdrawJournaled(_ index: Int, count: Int, requestID: RequestID?)
+    throws(JuiceMakerError)
+  {
     let operation = StockOperation(
-      kind: .order, shop: name, subject: catalog.juices[index].id.rawValue, count: count)
+      id: requestID ?? .random(), editor: name,
+      action: .order(catalog.juices[index].id, count: count))
     let recipes = self.recipes
+    let receipt: StockReceipt
     do {
-      return try store.perform(operation) { levels in
-        let shortages = recipes.withdraw(index, count: count, from: &levels)
-        return (shortages, shortages == nil ? .done : .refused)
+      receipt = try store.perform(operation, touching: recipes.touching(index)) { levels in
+        recipes.withdraw(index, count: count, from: &levels)
       }
     } catch {
-      if case .storage(let storageError) = error { throw .storage(storageError) }
-      throw .storage(.unavailable(path: "", detail: error.description))
+      throw .storage(error)
+    }
+    switch receipt.entry.outcome {
+    case .done: return
+    case .refused(let shortages): throw .outOfStock(shortages)
+    case .conflict(let fruit, let expected, let actual):
+      throw .stockChanged(fruit: fruit, expected: expected, actual: actual)
     }
   }
 
   // MARK: - Availability
 
   /// How many of a juice the stock allows now, at once; 0 for an unknown juice.
-  public func makeableCount(of juice: Juice.ID) -> Int {
+  ///
+  /// - Throws: `JuiceMakerError.storage` when the store cannot be read.
+  public func makeableCount(of juice: Juice.ID) throws(JuiceMakerError) -> Int {
     guard let index = catalog.index(of: juice) else { return 0 }
-    return recipes.makeableCount(index, levels: store.levels())
+    return recipes.makeableCount(index, levels: try levels())
   }
 
   /// Whether the stock allows `count` of a juice now.
-  public func canMake(_ juice: Juice.ID, count: Int = 1) -> Bool {
-    count > 0 && makeableCount(of: juice) >= count
+  ///
+  /// - Throws: `JuiceMakerError.storage` when the store cannot be read.
+  public func canMake(_ juice: Juice.ID, count: Int = 1) throws(JuiceMakerError) -> Bool {
+    guard count > 0 else { return false }
+    return try makeableCount(of: juice) >= count
   }
 
   /// Every juice on the menu with how many the stock allows now, in menu order,
   /// all read at one instant.
-  public func availability() -> [MenuItem] {
-    let levels = store.levels()
+  ///
+  /// - Throws: `JuiceMakerError.storage` when the store cannot be read.
+  public func availability() throws(JuiceMakerError) -> [MenuItem] {
+    let levels = try levels()
     return catalog.juices.indices.map { index in
       MenuItem(
         juice: catalog.juices[index], makeable: recipes.makeableCount(index, levels: levels))
+    }
+  }
+
+  private func levels() throws(JuiceMakerError) -> [Int] {
+    do {
+      return try store.storage.levels()
+    } catch {
+      throw .storage(error)
     }
   }
 
@@ -139,18 +181,15 @@ public struct JuiceMaker: Sendable {
   /// - Parameters:
   ///   - count: How many to add; must be positive.
   ///   - fruit: The fruit.
-  /// - Throws: `JuiceMakerError.invalidCount` for a count below 1 or one that would
-  ///   overflow the stock, `.unknownFruit` for a fruit the store does not hold.
+  /// - Throws: `JuiceMakerError.invalidCount` for a count below 1, `.overflow` for
+  ///   one that would overflow the stock, `.unknownFruit` for a fruit the store does
+  ///   not hold, `.storage` when the store failed.
   public func restock(_ count: Int, of fruit: Fruit.ID) throws(JuiceMakerError) {
     guard count > 0 else { throw .invalidCount(count) }
     do {
       try store.add(count, of: fruit, by: name)
     } catch {
-      switch error {
-      case .unknownFruit(let fruit): throw .unknownFruit(fruit)
-      case .storage(let storageError): throw .storage(storageError)
-      case .negativeQuantity, .overflow, .insufficientStock: throw .invalidCount(count)
-      }
+      throw JuiceMakerError(error)
     }
   }
 }
@@ -161,7 +200,4 @@ public struct MenuItem: Hashable, Sendable {
   public let juice: Juice
   /// How many the stock allows at once.
   public let makeable: Int
-
-  /// Whether at least one can be made.
-  public var isAvailable: Bool { makeable > 0 }
 }

@@ -8,6 +8,10 @@ public enum JuiceMakerError: Error, Hashable, Sendable {
   case unknownFruit(Fruit.ID)
   /// The count is not positive, or so large that count × recipe overflows `Int`.
   case invalidCount(Int)
+  /// Restocking `amount` would take the stock of `fruit` past `Int.max`.
+  case overflow(fruit: Fruit.ID, stock: Int, amount: Int)
+  /// A compare-and-set found the level at `actual`, not the `expected` one.
+  case stockChanged(fruit: Fruit.ID, expected: Int, actual: Int)
   /// The store could not keep the change; nothing was withdrawn.
   case storage(StockStorageError)
 }
@@ -29,8 +33,30 @@ extension JuiceMakerError: CustomStringConvertible {
       "unknown fruit \"\(fruit)\""
     case .invalidCount(let count):
       "invalid count \(count): it must be at least 1 and small enough not to overflow"
+    case .stockChanged(let fruit, let expected, let actual):
+      "the stock of \(fruit) is \(actual), not \(expected) as expected"
+    case .overflow(let fruit, let stock, let amount):
+      "adding \(amount) to \(fruit) (stock \(stock)) would overflow"
     case .storage(let error):
       error.description
+    }
+  }
+}
+
+// MARK: - From the store's errors
+
+extension JuiceMakerError {
+  /// The shop's error for a store's error, keeping its data.
+  public init(_ error: FruitStoreError) {
+    switch error {
+    case .unknownFruit(let fruit): self = .unknownFruit(fruit)
+    case .negativeQuantity(let count, _): self = .invalidCount(count)
+    case .overflow(let fruit, let stock, let amount):
+      self = .overflow(fruit: fruit, stock: stock, amount: amount)
+    case .insufficientStock(let shortage): self = .outOfStock([shortage])
+    case .stockChanged(let fruit, let expected, let actual):
+      self = .stockChanged(fruit: fruit, expected: expected, actual: actual)
+    case .storage(let cause): self = .storage(cause)
     }
   }
 }

@@ -1,37 +1,35 @@
 /// The one shared stock of fruit, safe to use from any thread.
 ///
 /// Any number of `JuiceMaker` shops share one store by reference. Every public
-/// operation is one critical section in which the check and the change happen
-/// together, so shops never oversell and stock never goes negative.
+/// operation is one atomic operation of the store's `StockStorage`, in which the
+/// check and the change happen together, so shops never oversell and stock never
+/// goes negative.
 ///
 /// ```swift
 /// let store = FruitStore(catalog: catalog)
 /// try store.add(5, of: "kiwi")
-/// print(store.stock(of: "kiwi"))
+/// print(try store.stock(of: "kiwi"))
 /// // 15
 /// ```
 ///
 /// A store keeps its levels in memory unless it is created over another
-/// `StockStorage`, such as the SQLite storage of `JuiceMakerSQLite`. Over persistent
-/// storage, `stock(of:)` and `snapshot()` read the storage, and fall back to the
-/// levels last read when it cannot be read; `refresh()` reports such failures.
+/// `StockStorage`, such as the SQLite storage of `JuiceMakerSQLite`. Reads go to the
+/// storage every time, and throw when it cannot be read.
 public final class FruitStore: Sendable {
   /// The fruits the store holds, in level order.
   public let fruits: [Fruit.ID]
   let indices: [Fruit.ID: Int]
-  let storage: any StockStorage
-  /// The same storage when it is in memory, for the lock-only fast path.
-  let memory: InMemoryStockStorage?
-  let observers = ObserverRegistry()
-  /// The levels last read from persistent storage.
-  private let lastRead: SpinLocked<[Int]>
+  /// Where the levels and the journal live; the store reaches it only through
+  /// `StockStorage`.
+  @usableFromInline let storage: any StockStorage
+  @usableFromInline let observers = ObserverRegistry()
 
   /// Creates an in-memory store holding each fruit's initial stock from the catalog.
   public convenience init(catalog: Catalog) {
-    let fruits = catalog.fruits.map(\.id)
+    // A catalog's fruits are unique, with stock that is not negative.
     self.init(
-      validated: InMemoryStockStorage(fruits: fruits, levels: catalog.fruits.map(\.initialStock)),
-      levels: catalog.fruits.map(\.initialStock))
+      storage: InMemoryStockStorage(
+        fruits: catalog.fruits.map(\.id), levels: catalog.fruits.map(\.initialStock)))
   }
 
   /// Creates an in-memory store with the given levels, its fruits in id order.
@@ -42,78 +40,85 @@ public final class FruitStore: Sendable {
     if let negative = sorted.first(where: { $0.value < 0 }) {
       throw .negativeQuantity(negative.value, fruit: negative.key)
     }
-    let storage = InMemoryStockStorage(fruits: sorted.map(\.key), levels: sorted.map(\.value))
-    self.init(validated: storage, levels: sorted.map(\.value))
+    self.init(
+      storage: InMemoryStockStorage(fruits: sorted.map(\.key), levels: sorted.map(\.value)))
   }
 
   /// Creates a store over the given storage.
   ///
-  /// - Parameter storage: Where the levels live; it may be shared with other
-  ///   processes.
-  /// - Throws: `FruitStoreError.storage` when the storage cannot be read.
-  public convenience init(storage: any StockStorage) throws(FruitStoreError) {
-    let levels: [Int]
-    do {
-      levels = try storage.levels()
-    } catch {
-      throw .storage(error)
-    }
-    self.init(validated: storage, levels: levels)
-  }
-
-  private init(validated storage: any StockStorage, levels: [Int]) {
+  /// - Parameter storage: Where the levels and the journal live; it may be shared
+  ///   with other stores and other processes.
+  public init(storage: any StockStorage) {
     self.storage = storage
-    self.memory = storage as? InMemoryStockStorage
     self.fruits = storage.fruits
     var indices: [Fruit.ID: Int] = [:]
     for (index, fruit) in storage.fruits.enumerated() {
       indices[fruit] = index
     }
     self.indices = indices
-    self.lastRead = SpinLocked(levels)
+  }
+
+  /// The store's name for messages: its file, its server, or `memory`.
+  public var location: String { storage.location }
+
+  /// The level index of a fruit, if the store holds it.
+  public func index(of fruit: Fruit.ID) -> Int? {
+    indices[fruit]
   }
 
   // MARK: - Reading
 
   /// The stock of a fruit; 0 for a fruit the store does not hold.
-  public func stock(of fruit: Fruit.ID) -> Int {
+  ///
+  /// - Throws: `FruitStoreError.storage` when the storage cannot be read.
+  public func stock(of fruit: Fruit.ID) throws(FruitStoreError) -> Int {
     guard let index = indices[fruit] else { return 0 }
-    if let memory {
-      return memory.state.withLock { $0[index] }
-    }
-    return currentLevels()[index]
+    return try levels()[index]
   }
 
   /// Every fruit's stock, taken at one instant.
-  public func snapshot() -> [Fruit.ID: Int] {
-    Dictionary(uniqueKeysWithValues: zip(fruits, currentLevels()))
+  ///
+  /// - Throws: `FruitStoreError.storage` when the storage cannot be read.
+  public func snapshot() throws(FruitStoreError) -> [Fruit.ID: Int] {
+    Dictionary(uniqueKeysWithValues: zip(fruits, try levels()))
   }
 
   /// Every level in the order of `fruits`, taken at one instant.
-  public func levels() -> [Int] {
-    currentLevels()
-  }
-
-  /// Reads the levels again from persistent storage.
   ///
-  /// - Returns: Every level in the order of `fruits`.
   /// - Throws: `FruitStoreError.storage` when the storage cannot be read.
-  @discardableResult
-  public func refresh() throws(FruitStoreError) -> [Int] {
+  public func levels() throws(FruitStoreError) -> [Int] {
     do {
-      let levels = try storage.levels()
-      lastRead.withLock { $0 = levels }
-      return levels
+      return try storage.levels()
     } catch {
       throw .storage(error)
     }
   }
 
-  private func currentLevels() -> [Int] {
-    if let memory {
-      return memory.state.withLock { $0 }
+  // MARK: - Journal
+
+  /// The journal, newest entry first.
+  ///
+  /// - Parameter query: Which entries; all by default.
+  /// - Throws: `FruitStoreError.storage` when the journal cannot be read.
+  public func journal(_ query: JournalQuery = JournalQuery()) throws(FruitStoreError)
+    -> [JournalEntry]
+  {
+    do {
+      return try storage.journal(query)
+    } catch {
+      throw .storage(error)
     }
-    return (try? refresh()) ?? lastRead.withLock { $0 }
+  }
+
+  /// The journal entry of a request id, if it is journaled.
+  ///
+  /// - Throws: `FruitStoreError.storage` when the journal cannot be read.
+  public func entry(for id: RequestID) throws(FruitStoreError) -> JournalEntry? {
+    do {
+      return try storage.entry(for: id)
+    } catch {
+      throw .storage(error)
+    }
   }
 
   // MARK: - Editing
@@ -123,19 +128,27 @@ public final class FruitStore: Sendable {
   /// - Parameters:
   ///   - count: How many to add; 0 changes nothing.
   ///   - fruit: The fruit.
-  ///   - editor: Who made the edit, for the journal of persistent storage.
+  ///   - editor: Who made the edit, for the journal.
+  ///   - requestID: The edit's idempotency id; a new one by default. An id already
+  ///     journaled returns that edit's result without adding again.
   /// - Returns: The new stock of the fruit.
-  /// - Throws: `FruitStoreError` for an unknown fruit, a negative count, or a sum that
-  ///   would overflow; nothing changes then.
+  /// - Throws: `FruitStoreError` for an unknown fruit, a negative count, a sum that
+  ///   would overflow, or a storage failure; nothing changes then.
   @discardableResult
-  public func add(_ count: Int, of fruit: Fruit.ID, by editor: String = "store")
-    throws(FruitStoreError) -> Int
-  {
-    try edit(.add, count, of: fruit, by: editor) { level throws(FruitStoreError) in
-      let (sum, overflow) = level.addingReportingOverflow(count)
-      guard !overflow else { throw .overflow(fruit: fruit, stock: level, amount: count) }
-      return sum
+  public func add(
+    _ count: Int, of fruit: Fruit.ID, by editor: String = "store", requestID: RequestID? = nil
+  ) throws(FruitStoreError) -> Int {
+    // A sum that would overflow is the caller's mistake: refused before the storage
+    // journals anything. Only a concurrent add in between can still make the sum
+    // overflow inside the operation, which then journals a refusal with no shortage.
+    if count > 0, let index = indices[fruit] {
+      let level = try levels()[index]
+      if level.addingReportingOverflow(count).overflow {
+        throw .overflow(fruit: fruit, stock: level, amount: count)
+      }
     }
+    return try edit(.add(fruit, count: count), count, of: fruit, by: editor, requestID: requestID)
+      .after
   }
 
   /// Removes fruit from the stock; the stock never goes below zero.
@@ -143,63 +156,104 @@ public final class FruitStore: Sendable {
   /// - Parameters:
   ///   - count: How many to remove; 0 changes nothing.
   ///   - fruit: The fruit.
-  ///   - editor: Who made the edit, for the journal of persistent storage.
+  ///   - editor: Who made the edit, for the journal.
+  ///   - requestID: The edit's idempotency id; a new one by default.
   /// - Returns: The new stock of the fruit.
   /// - Throws: `FruitStoreError.insufficientStock` when the store holds fewer than
-  ///   `count`, or another `FruitStoreError`; nothing changes then.
+  ///   `count` (the refusal is journaled), or another `FruitStoreError`; nothing
+  ///   changes then.
   @discardableResult
-  public func remove(_ count: Int, of fruit: Fruit.ID, by editor: String = "store")
-    throws(FruitStoreError) -> Int
-  {
-    try edit(.remove, count, of: fruit, by: editor) { level throws(FruitStoreError) in
-      guard level >= count else {
-        throw .insufficientStock(Shortage(fruit: fruit, needed: count, available: level))
-      }
-      return level - count
-    }
+  public func remove(
+    _ count: Int, of fruit: Fruit.ID, by editor: String = "store", requestID: RequestID? = nil
+  ) throws(FruitStoreError) -> Int {
+    try edit(.remove(fruit, count: count), count, of: fruit, by: editor, requestID: requestID)
+      .after
   }
 
-  /// Sets a fruit's stock.
+  /// Sets a fruit's stock, optionally only if it still is what the caller last saw.
   ///
   /// - Parameters:
-  ///   - count: The new stock.
+  ///   - level: The new stock.
   ///   - fruit: The fruit.
-  ///   - editor: Who made the edit, for the journal of persistent storage.
-  /// - Throws: `FruitStoreError` for an unknown fruit or a negative count; nothing
-  ///   changes then.
-  public func setStock(_ count: Int, of fruit: Fruit.ID, by editor: String = "store")
-    throws(FruitStoreError)
-  {
-    _ = try edit(.set, count, of: fruit, by: editor) { _ in count }
+  ///   - editor: Who made the edit, for the journal.
+  ///   - expecting: The level the caller expects now; `nil` sets unconditionally.
+  ///   - requestID: The edit's idempotency id; a new one by default.
+  /// - Returns: The fruit's level before and after.
+  /// - Throws: `FruitStoreError.stockChanged` when the level is not `expecting` (the
+  ///   conflict is journaled); `.unknownFruit`, `.negativeQuantity` or `.storage`
+  ///   otherwise. Nothing changes then.
+  @discardableResult
+  public func setStock(
+    _ level: Int, of fruit: Fruit.ID, by editor: String = "store", expecting: Int? = nil,
+    requestID: RequestID? = nil
+  ) throws(FruitStoreError) -> StockChange.Level {
+    try edit(
+      .set(fruit, level: level, expected: expecting), level, of: fruit, by: editor,
+      requestID: requestID)
   }
 
   private func edit(
-    _ kind: StockOperation.Kind, _ count: Int, of fruit: Fruit.ID, by editor: String,
-    _ newLevel: (Int) throws(FruitStoreError) -> Int
-  ) throws(FruitStoreError) -> Int {
+    _ action: StockOperation.Action, _ count: Int, of fruit: Fruit.ID, by editor: String,
+    requestID: RequestID?
+  ) throws(FruitStoreError) -> StockChange.Level {
     guard count >= 0 else { throw .negativeQuantity(count, fruit: fruit) }
     guard let index = indices[fruit] else { throw .unknownFruit(fruit) }
-    let operation = StockOperation(kind: kind, shop: editor, subject: fruit.rawValue, count: count)
-    let outcome: Result<Int, FruitStoreError> = try perform(operation) { levels in
-      do throws(FruitStoreError) {
-        let level = try newLevel(levels[index])
-        levels[index] = level
-        return (.success(level), .done)
-      } catch {
-        if case .insufficientStock = error { return (.failure(error), .refused) }
-        return (.failure(error), .rejected)
+    let operation = StockOperation(id: requestID ?? .random(), editor: editor, action: action)
+    var overflow: FruitStoreError?
+    var seen = StockChange.Level(fruit: fruit, before: 0, after: 0)
+    let receipt: StockReceipt
+    do {
+      receipt = try perform(operation, touching: [index]) { levels in
+        let level = levels[index]
+        var newLevel = count
+        if case .add = action {
+          let (sum, overflowed) = level.addingReportingOverflow(count)
+          guard !overflowed else {
+            overflow = .overflow(fruit: fruit, stock: level, amount: count)
+            return .refused([])
+          }
+          newLevel = sum
+        } else if case .remove = action {
+          guard level >= count else {
+            return .refused([Shortage(fruit: fruit, needed: count, available: level)])
+          }
+          newLevel = level - count
+        } else if case .set(_, _, let expected?) = action, expected != level {
+          return .conflict(fruit: fruit, expected: expected, actual: level)
+        }
+        levels[index] = newLevel
+        seen = StockChange.Level(fruit: fruit, before: level, after: newLevel)
+        return .done
       }
+    } catch {
+      throw .storage(error)
     }
-    return try outcome.get()
+    if let overflow { throw overflow }
+    switch receipt.entry.outcome {
+    case .done where receipt.replayed:
+      if let change = receipt.entry.changes.first(where: { $0.fruit == fruit }) { return change }
+      let level = try stock(of: fruit)
+      return StockChange.Level(fruit: fruit, before: level, after: level)
+    case .done:
+      return seen
+    case .refused(let shortages):
+      // An add refused with no shortage is one that would have overflowed.
+      guard let shortage = shortages.first else {
+        throw .overflow(fruit: fruit, stock: try stock(of: fruit), amount: count)
+      }
+      throw .insufficientStock(shortage)
+    case .conflict(let fruit, let expected, let actual):
+      throw .stockChanged(fruit: fruit, expected: expected, actual: actual)
+    }
   }
 
   // MARK: - Observing
 
   /// Registers an observer of every stock change.
   ///
-  /// The observer is called once for each operation that changes at least one
-  /// level, on the thread that performed it, after the store's lock is released.
-  /// Changes made by other processes sharing persistent storage are not observed.
+  /// The observer is called once for each operation that changed at least one
+  /// level, after the storage has released its locks: on the thread that performed
+  /// it for this store's operations.
   ///
   /// - Parameter handler: Called with each change.
   /// - Returns: The observation; the observer stays registered until it is cancelled
@@ -221,35 +275,15 @@ public final class FruitStore: Sendable {
   // MARK: - Operations
 
   /// Runs one atomic operation on the storage and tells observers what changed.
-  func perform<Result>(
-    _ operation: StockOperation,
-    _ body: (inout [Int]) -> (Result, StockOutcome)
-  ) throws(FruitStoreError) -> Result {
-    let observing = observers.isActive
-    var changed: [StockChange.Level] = []
-    var latest: [Int]?
-    let persistent = memory == nil
-    let result: Result
-    do {
-      result = try storage.perform(operation) { levels in
-        let before = observing ? levels : []
-        let outcome = body(&levels)
-        if observing {
-          for index in levels.indices where levels[index] != before[index] {
-            changed.append(
-              StockChange.Level(fruit: fruits[index], before: before[index], after: levels[index]))
-          }
-        }
-        if persistent { latest = levels }
-        return outcome
-      }
-    } catch {
-      throw .storage(error)
+  ///
+  /// - Throws: `StockStorageError` when the storage failed.
+  package func perform(
+    _ operation: StockOperation, touching: [Int], _ body: (inout StockLevels) -> StockOutcome
+  ) throws(StockStorageError) -> StockReceipt {
+    let receipt = try storage.perform(operation, touching: touching, body)
+    if !receipt.replayed, !receipt.entry.changes.isEmpty, observers.isActive {
+      observers.notify(StockChange(operation: operation, levels: receipt.entry.changes))
     }
-    if let latest { lastRead.withLock { $0 = latest } }
-    if !changed.isEmpty {
-      observers.notify(StockChange(operation: operation, levels: changed))
-    }
-    return result
+    return receipt
   }
 }

@@ -1,4 +1,8 @@
-/// Why a `FruitStore` refused a stock edit. Nothing changes when one is thrown.
+/// Why a `FruitStore` did not do what was asked. Nothing changes when one is thrown.
+///
+/// The cases fall in three groups: caller mistakes (`.unknownFruit`,
+/// `.negativeQuantity`, `.overflow`), stock refusals (`.insufficientStock`,
+/// `.stockChanged`), and storage failures (`.storage`).
 public enum FruitStoreError: Error, Hashable, Sendable {
   /// The store holds no fruit with this id.
   case unknownFruit(Fruit.ID)
@@ -8,7 +12,9 @@ public enum FruitStoreError: Error, Hashable, Sendable {
   case overflow(fruit: Fruit.ID, stock: Int, amount: Int)
   /// Removing more than the store holds; stock never goes below zero.
   case insufficientStock(Shortage)
-  /// The persistent storage failed.
+  /// A compare-and-set found the level at `actual`, not the `expected` one.
+  case stockChanged(fruit: Fruit.ID, expected: Int, actual: Int)
+  /// The storage failed.
   case storage(StockStorageError)
 }
 
@@ -25,6 +31,8 @@ extension FruitStoreError: CustomStringConvertible {
       "adding \(amount) to \(fruit) (stock \(stock)) would overflow"
     case .insufficientStock(let shortage):
       "cannot remove \(shortage.needed) \(shortage.fruit): only \(shortage.available) in stock"
+    case .stockChanged(let fruit, let expected, let actual):
+      "the stock of \(fruit) is \(actual), not \(expected) as expected"
     case .storage(let error):
       error.description
     }

@@ -6,17 +6,20 @@ public import Synchronization
   import Darwin
 #endif
 
-/// A value guarded by a lock that spins briefly, then yields the processor.
+/// A value guarded by a lock that spins briefly, then yields the processor: the
+/// lock of the order path, and the one exception to `LockedValue`.
 ///
 /// The critical sections it guards are a few array reads and writes, so a waiter
 /// almost always finds the lock free within a few spins. On Linux,
-/// `Synchronization.Mutex` is a priority-inheritance futex that collapses when more
-/// OS threads than cores contend (measured: ~43k orders/s with 8 threads on 2 cores),
-/// and `NSLock` parks waiters in the kernel (~11M/s); this lock stays above 80M/s
-/// in the same test because a waiter yields its time slice instead of sleeping.
+/// `Synchronization.Mutex` is a priority-inheritance futex whose throughput
+/// collapses when more OS threads than cores contend for such short sections, and
+/// `NSLock` parks waiters in the kernel; a waiter here yields its time slice
+/// instead of sleeping. The benchmark measures all three side by side
+/// (`juice-maker-benchmark --only orders`; figures in the README's Performance
+/// table).
 ///
-/// This is the package's only `@unchecked Sendable` type: the value is reached only
-/// inside `withLock`, between acquire and release of the atomic flag.
+/// It is `@unchecked Sendable` because the value is reached only inside `withLock`,
+/// between acquire and release of the atomic flag.
 @usableFromInline
 final class SpinLocked<Value> {
   @usableFromInline let flag = Atomic<Bool>(false)
@@ -72,24 +75,6 @@ final class SpinLocked<Value> {
   @inlinable
   func unlock() {
     flag.store(false, ordering: .releasing)
-  }
-}
-
-/// A fixed number of result slots filled from concurrent work, read once all are set.
-final class LockedResults<Element: Sendable>: Sendable {
-  private let slots: SpinLocked<[Element?]>
-
-  init(count: Int) {
-    slots = SpinLocked([Element?](repeating: nil, count: count))
-  }
-
-  func set(_ element: Element, at index: Int) {
-    slots.withLock { $0[index] = element }
-  }
-
-  /// The filled slots, in order.
-  func values() -> [Element] {
-    slots.withLock { $0.compactMap { $0 } }
   }
 }
 

@@ -34,7 +34,7 @@ final class ObserverRegistry: Sendable {
     var handlers: [Int: Handler] = [:]
   }
 
-  private let state = SpinLocked(State())
+  private let state = LockedValue(State())
   @usableFromInline let count = Atomic<Int>(0)
 
   /// Whether any observer is registered.

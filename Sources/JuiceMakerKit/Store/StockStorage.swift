@@ -1,13 +1,23 @@
-/// Where a `FruitStore` keeps its stock levels: in memory, or durably.
+/// Where a `FruitStore` keeps its stock levels and its journal: in memory, in an
+/// SQLite file, or in a database server.
 ///
-/// A storage holds one level per fruit, in the order of `fruits`. Each call to
-/// `perform(_:_:)` is one atomic operation: no other operation, in this process or
-/// another sharing the storage, interleaves with it. `FruitStore` builds every
-/// public operation on this one requirement, so the same `JuiceMaker` code runs
-/// over any storage.
+/// A storage holds one level per fruit, in the order of `fruits`, and a journal of
+/// every operation with its outcome. Each call to
+/// `perform(_:touching:_:)` is one atomic operation: no other operation, in this
+/// process or another sharing the storage, interleaves with it. `FruitStore` builds
+/// every public operation on this protocol alone, so the same `JuiceMaker` code and
+/// the same guarantees hold over any storage.
+///
+/// `withdraw(_:count:available:operation:)` is the order fast path. Its default
+/// implementation is built on `perform`; a storage that can do better (the
+/// in-memory storage, under its lock alone) overrides it.
 public protocol StockStorage: Sendable {
   /// The fruits the storage holds levels for, in level order.
   var fruits: [Fruit.ID] { get }
+
+  /// The store's name for messages: a file path, or a server address with any
+  /// password left out.
+  var location: String { get }
 
   /// Reads every level.
   ///
@@ -15,21 +25,117 @@ public protocol StockStorage: Sendable {
   /// - Throws: `StockStorageError` when the storage cannot be read.
   func levels() throws(StockStorageError) -> [Int]
 
-  /// Runs one operation atomically.
+  /// Runs one operation atomically and journals it.
   ///
-  /// The storage reads the current levels, lets `body` change them, and keeps the
-  /// changed levels together with a record of the operation and its outcome, all or
-  /// nothing.
+  /// If an entry with `operation.id` is journaled already, `body` does not run and
+  /// that entry is returned with `replayed == true`. Otherwise the storage reads the
+  /// levels at `touching`, lets `body` change them, and keeps the changed levels
+  /// together with one journal entry (the operation, its outcome, and each changed
+  /// level before and after), all or nothing. A `.refused` or `.conflict` outcome
+  /// changes no level, whatever `body` left, but is journaled too.
   ///
   /// - Parameters:
-  ///   - operation: What the operation is, for the storage's journal.
-  ///   - body: Changes the levels and returns its result and outcome; it runs once
-  ///     and must not block or call back into the storage.
-  /// - Returns: What `body` returned.
-  /// - Throws: `StockStorageError` when the change could not be kept; then no level
-  ///   changed.
-  func perform<Result>(
-    _ operation: StockOperation,
-    _ body: (inout [Int]) -> (Result, StockOutcome)
-  ) throws(StockStorageError) -> Result
+  ///   - operation: The operation, journaled with its id.
+  ///   - touching: The level indices `body` may read or change, ascending; a storage
+  ///     may lock only those rows, in that order.
+  ///   - body: Changes the levels and returns the outcome; it runs at most once, and
+  ///     must not block or call back into the storage.
+  /// - Returns: The journal entry, and whether it is a replay of an earlier one.
+  /// - Throws: `StockStorageError` when the operation could not be kept; then no level
+  ///   changed and nothing was journaled (`.outcomeUnknown` when the storage cannot
+  ///   tell: look the id up with `entry(for:)`).
+  func perform(
+    _ operation: StockOperation, touching: [Int], _ body: (inout StockLevels) -> StockOutcome
+  ) throws(StockStorageError) -> StockReceipt
+
+  /// Withdraws `count` times a recipe's fruit at once, or nothing when any is short:
+  /// the order fast path.
+  ///
+  /// The default implementation runs `perform(_:touching:_:)` with `operation()`.
+  /// A storage overriding it keeps the same guarantees (atomic, journaled) but may
+  /// skip building the operation and the entry on the way.
+  ///
+  /// - Parameters:
+  ///   - recipe: Each ingredient's level index and its amount per juice; every
+  ///     index is one of the storage's levels, each at most once.
+  ///   - count: How many juices; `amount × count` must not overflow.
+  ///   - available: As long as `recipe`; on a refusal, each ingredient's level at the
+  ///     time, so the caller builds the shortages after the
+  ///     storage has released its locks.
+  ///   - operation: Makes the operation to journal, when the storage needs one.
+  /// - Returns: `true` when the fruit was withdrawn, `false` when refused.
+  /// - Throws: `StockStorageError` when the storage failed; nothing was withdrawn.
+  func withdraw(
+    _ recipe: UnsafeBufferPointer<StockNeed>, count: Int,
+    available: UnsafeMutableBufferPointer<Int>, operation: () -> StockOperation
+  ) throws(StockStorageError) -> Bool
+
+  /// The journal, newest entry first, filtered by `query`.
+  ///
+  /// - Throws: `StockStorageError` when the journal cannot be read or an entry is
+  ///   damaged.
+  func journal(_ query: JournalQuery) throws(StockStorageError) -> [JournalEntry]
+
+  /// The journal entry of a request id, if it is journaled: the exactly-once look-up
+  /// after a lost reply.
+  ///
+  /// - Throws: `StockStorageError` when the journal cannot be read.
+  func entry(for id: RequestID) throws(StockStorageError) -> JournalEntry?
+
+  /// Waits at most `timeout` until the store may have changed, returning early on a
+  /// change by any process; it may also return early without one.
+  ///
+  /// - Throws: `StockStorageError` when the storage cannot be watched.
+  func waitForChanges(timeout: Duration) throws(StockStorageError)
+}
+
+/// One ingredient of the order fast path: which level, and how much of it one juice
+/// takes.
+public struct StockNeed: Hashable, Sendable, BitwiseCopyable {
+  /// The level index in the storage's `fruits`.
+  public var index: Int
+  /// How many of the fruit one juice takes; positive.
+  public var amount: Int
+
+  /// Creates a need.
+  public init(index: Int, amount: Int) {
+    self.index = index
+    self.amount = amount
+  }
+}
+
+// MARK: - Default implementations
+
+extension StockStorage {
+  /// Withdraws through `perform(_:touching:_:)`, journaling `operation()`.
+  public func withdraw(
+    _ recipe: UnsafeBufferPointer<StockNeed>, count: Int,
+    available: UnsafeMutableBufferPointer<Int>, operation: () -> StockOperation
+  ) throws(StockStorageError) -> Bool {
+    let fruits = self.fruits
+    let touching = recipe.map(\.index).sorted()
+    let receipt = try perform(operation(), touching: touching) { levels in
+      var short = false
+      for (position, need) in recipe.enumerated() {
+        let level = levels[need.index]
+        available[position] = level
+        if level < need.amount &* count { short = true }
+      }
+      if short {
+        return .refused(
+          recipe.indices.compactMap { position in
+            let need = recipe[position]
+            let needed = need.amount &* count
+            guard available[position] < needed else { return nil }
+            return Shortage(
+              fruit: fruits[need.index], needed: needed, available: available[position])
+          })
+      }
+      for need in recipe {
+        levels[need.index] -= need.amount &* count
+      }
+      return .done
+    }
+    return receipt.entry.outcome == .done
+  }
 }

@@ -1,11 +1,53 @@
-/// Why persistent storage failed.
+/// Why a storage failed. Each case names the store and keeps the engine's cause.
 public enum StockStorageError: Error, Hashable, Sendable {
-  /// The storage could not be opened, read or written (missing directory, permissions,
-  /// a full disk, or another process holding the lock past the busy timeout).
-  case unavailable(path: String, detail: String)
-  /// The storage holds data this version cannot trust: not a store, a damaged file, or
-  /// an unknown schema version.
-  case invalid(path: String, detail: String)
+  /// The store cannot be reached now: it cannot be opened, read or written (missing
+  /// directory, permissions, a full disk, a lock held past the busy timeout, a
+  /// server that does not answer).
+  case unavailable(store: String, cause: StorageFailure)
+  /// The store holds data this version cannot trust: not a store, a damaged file,
+  /// another application's database, a newer schema.
+  case invalid(store: String, cause: StorageFailure)
+  /// The operation with request id `id` was sent for commit but its result was lost;
+  /// it may or may not be kept. `StockStorage.entry(for:)` tells which.
+  case outcomeUnknown(store: String, id: RequestID, cause: StorageFailure)
+}
+
+/// What the storage engine said when it failed, and what the storage was doing.
+public struct StorageFailure: Error, Hashable, Sendable {
+  /// The engine's code, such as `SQLITE_BUSY (5)` or the PostgreSQL SQLSTATE
+  /// `40P01`; empty when the engine gave none.
+  public var code: String
+  /// The engine's own message, with any password left out.
+  public var message: String
+  /// What the storage was doing, such as `reading levels`.
+  public var purpose: String
+
+  /// Creates a failure.
+  public init(code: String, message: String, purpose: String) {
+    self.code = code
+    self.message = message
+    self.purpose = purpose
+  }
+}
+
+// MARK: - Parts
+
+extension StockStorageError {
+  /// The store the error names.
+  public var store: String {
+    switch self {
+    case .unavailable(let store, _), .invalid(let store, _), .outcomeUnknown(let store, _, _):
+      store
+    }
+  }
+
+  /// The engine's failure.
+  public var cause: StorageFailure {
+    switch self {
+    case .unavailable(_, let cause), .invalid(_, let cause), .outcomeUnknown(_, _, let cause):
+      cause
+    }
+  }
 }
 
 // MARK: - CustomStringConvertible
@@ -13,10 +55,22 @@ public enum StockStorageError: Error, Hashable, Sendable {
 extension StockStorageError: CustomStringConvertible {
   public var description: String {
     switch self {
-    case .unavailable(let path, let detail):
-      "store \(path) is unavailable: \(detail)"
-    case .invalid(let path, let detail):
-      "store \(path) is not a valid juice-maker store: \(detail)"
+    case .unavailable(let store, let cause):
+      "store \(store) is unavailable: \(cause)"
+    case .invalid(let store, let cause):
+      "store \(store) is not a valid juice-maker store: \(cause)"
+    case .outcomeUnknown(let store, let id, let cause):
+      "store \(store) lost the outcome of request \(id): \(cause)"
     }
+  }
+}
+
+extension StorageFailure: CustomStringConvertible {
+  /// `message (code) while purpose`, leaving out what is empty.
+  public var description: String {
+    var text = message
+    if !code.isEmpty { text += " (\(code))" }
+    if !purpose.isEmpty { text += " while \(purpose)" }
+    return text
   }
 }

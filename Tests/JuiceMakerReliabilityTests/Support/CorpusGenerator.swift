@@ -170,7 +170,7 @@ enum CorpusGenerator {
           + (100..<bytes.count).map { _ in UInt8(truncatingIfNeeded: random.next()) })
     case "unknownSchemaVersion":
       // `PRAGMA user_version` is the big-endian word at offset 60 of the header.
-      try patchStore(layout, at: 60, with: [0, 0, 0, 2])
+      try patchStore(layout, at: 60, with: [0, 0, 0, 3])
     case "foreignApplication":
       // `PRAGMA application_id` is the big-endian word at offset 68.
       try patchStore(layout, at: 68, with: [0x12, 0x34, 0x56, 0x78])
@@ -253,13 +253,13 @@ enum CorpusGenerator {
     let finished = DispatchSemaphore(value: 0)
     let thread = Thread {
       _ = try? storage.perform(
-        StockOperation(kind: .add, shop: "holder", subject: "kiwi", count: 1)
+        StockOperation(editor: "holder", action: .add("kiwi", count: 1)), touching: [0]
       ) { levels in
         locked.signal()
         _ = release.wait(timeout: .now() + 120)
         // A negative level makes the storage roll the transaction back.
         levels[0] = -1
-        return ((), .done)
+        return .done
       }
       finished.signal()
     }

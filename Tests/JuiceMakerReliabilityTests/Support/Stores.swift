@@ -14,7 +14,7 @@ enum Stores {
   static func seed(at path: String) throws {
     let catalog = try shippedCatalog()
     let storage = try SQLiteStockStorage(path: path, fruits: catalog.fruits)
-    let store = try FruitStore(storage: storage)
+    let store = FruitStore(storage: storage)
     _ = try store.add(1, of: "kiwi", by: "seed")
   }
 
@@ -38,6 +38,6 @@ enum Stores {
     let storage = try SQLiteStockStorage(path: path, fruits: catalog.fruits)
     return Contents(
       levels: try storage.levels(), initial: try storage.initialLevels(),
-      journal: try storage.journal())
+      journal: try storage.journal(JournalQuery()))
   }
 }

@@ -24,9 +24,31 @@ enum Fixtures {
       ])
   }
 
-  /// An operation description for direct `perform` calls.
-  static func order(_ juice: String, shop: String = "downtown") -> StockOperation {
-    StockOperation(kind: .order, shop: shop, subject: juice, count: 1)
+  /// An order for direct `perform` calls.
+  static func order(_ juice: Juice.ID, shop: String = "downtown") -> StockOperation {
+    StockOperation(editor: shop, action: .order(juice, count: 1))
+  }
+}
+
+extension StockStorage {
+  /// Runs an operation that may touch every level.
+  @discardableResult
+  func perform(_ operation: StockOperation, _ body: (inout StockLevels) -> StockOutcome)
+    throws(StockStorageError) -> StockReceipt
+  {
+    try perform(operation, touching: Array(fruits.indices), body)
+  }
+
+  /// The whole journal, newest first.
+  func journal() throws(StockStorageError) -> [JournalEntry] {
+    try journal(JournalQuery())
+  }
+}
+
+extension JournalEntry {
+  /// Each changed level's delta.
+  var deltas: [Fruit.ID: Int] {
+    Dictionary(uniqueKeysWithValues: changes.map { ($0.fruit, $0.after - $0.before) })
   }
 }
 
@@ -43,10 +65,6 @@ extension StockStorageError {
     return false
   }
 
-  /// The error's detail text.
-  var detail: String {
-    switch self {
-    case .invalid(_, let detail), .unavailable(_, let detail): detail
-    }
-  }
+  /// The engine's message.
+  var detail: String { cause.message }
 }

@@ -1,0 +1,82 @@
+public import Foundation
+
+/// One entry of a storage's journal: one operation, whether it changed the stock or
+/// was refused.
+///
+/// Every operation is journaled in the same transaction as its level changes, so for
+/// every fruit the current level equals its level before the first entry plus the
+/// changes of every entry since.
+public struct JournalEntry: Hashable, Sendable {
+  /// The entry's number in its storage; later entries have larger numbers.
+  public let sequence: Int64
+  /// When the operation was performed.
+  public let date: Date
+  /// The operation, with its request id and editor.
+  public let operation: StockOperation
+  /// How it ended.
+  public let outcome: StockOutcome
+  /// Each level the operation changed, before and after, in level order; empty when
+  /// it changed nothing.
+  public let changes: [StockChange.Level]
+
+  /// The operation's request id.
+  public var id: RequestID { operation.id }
+
+  /// Creates a journal entry.
+  public init(
+    sequence: Int64, date: Date, operation: StockOperation, outcome: StockOutcome,
+    changes: [StockChange.Level]
+  ) {
+    self.sequence = sequence
+    self.date = date
+    self.operation = operation
+    self.outcome = outcome
+    self.changes = changes
+  }
+}
+
+/// Which journal entries to read.
+///
+/// ```swift
+/// let recent = try store.journal(JournalQuery(editor: "downtown", limit: 20))
+/// ```
+public struct JournalQuery: Hashable, Sendable {
+  /// Only entries of this editor or shop; `nil` for all.
+  public var editor: String?
+  /// Only entries made at or after this date; `nil` for all.
+  public var since: Date?
+  /// Only entries with a sequence number larger than this; `nil` for all.
+  public var after: Int64?
+  /// At most this many entries, the newest; `nil` for all.
+  public var limit: Int?
+
+  /// Creates a query; every filter is off by default.
+  public init(editor: String? = nil, since: Date? = nil, after: Int64? = nil, limit: Int? = nil) {
+    self.editor = editor
+    self.since = since
+    self.after = after
+    self.limit = limit
+  }
+
+  /// Whether an entry passes the filters (not the limit).
+  public func matches(_ entry: JournalEntry) -> Bool {
+    (editor.map { $0 == entry.operation.editor } ?? true)
+      && (since.map { entry.date >= $0 } ?? true)
+      && (after.map { entry.sequence > $0 } ?? true)
+  }
+}
+
+/// What a storage returns for an operation: its journal entry.
+public struct StockReceipt: Hashable, Sendable {
+  /// The entry journaled for the operation.
+  public let entry: JournalEntry
+  /// Whether the entry was journaled earlier, for an operation with the same request
+  /// id: the operation did not run again.
+  public let replayed: Bool
+
+  /// Creates a receipt.
+  public init(entry: JournalEntry, replayed: Bool) {
+    self.entry = entry
+    self.replayed = replayed
+  }
+}
