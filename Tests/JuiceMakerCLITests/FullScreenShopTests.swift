@@ -122,16 +122,16 @@ struct FullScreenShopTests {
     try pane.resize(width: 40, height: 12)
     let screen = try await pane.waitFor("the screen redrawn at 40 columns") { screen in
       screen.count == 12 && screen.contains { $0.hasPrefix("› 5)") && $0.hasSuffix("×1") }
-        && screen[11].hasPrefix("↑↓")
+        && screen[11].hasPrefix("? ")
     }
     for line in screen {
       #expect(Self.displayWidth(line) <= 40, "\(line)")
     }
     #expect(screen[0].hasPrefix(language == "ko" ? "맛있는" : "Fresh"))
-    #expect(screen[11].hasPrefix("↑↓"))
+    #expect(screen[11].hasPrefix("? "))
     try pane.resize(width: 80, height: 24)
     try await pane.waitFor("the screen redrawn at 80 columns") { screen in
-      screen.count == 24 && screen[23].hasPrefix("↑↓")
+      screen.count == 24 && screen[23].hasPrefix("? ")
     }
     try pane.send("q")
     #expect(try await pane.waitForExit().status == 0)

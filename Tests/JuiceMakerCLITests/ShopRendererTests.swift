@@ -64,7 +64,7 @@ struct ShopRendererTests {
     for (line, text) in zip(lines[3...9], availability) {
       #expect(Self.column(of: text, in: line) == 19, "\(line)")
     }
-    #expect(lines[23].hasPrefix("↑↓ 고르기"))
+    #expect(lines[23].hasPrefix("? 도움말  ↑↓ 고르기"))
   }
 
   @Test func unmakeableRowsAreDimmedAndTheChosenRowIsMarked() throws {
@@ -97,7 +97,7 @@ struct ShopRendererTests {
     let lines = try Self.renderer("ko").render(state, size: TerminalSize(width: 40, height: 12))
     #expect(lines.count == 12)
     #expect(lines.contains { $0.text == "› s) 재고수정" })
-    #expect(lines[11].text.hasPrefix("↑↓ 고르기"))
+    #expect(lines[11].text.hasPrefix("? 도움말  ↑↓ 고르기"))
   }
 
   @Test func theRefusalShowsTheMessageTheButtonsAndTheStatus() throws {
