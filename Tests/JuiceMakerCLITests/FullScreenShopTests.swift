@@ -70,13 +70,17 @@ struct FullScreenShopTests {
       ])
   }
 
-  @Test func aSaleByAnotherProcessShowsOnBothScreensWithinASecond() async throws {
+  /// How long a screen may take to show another process's change: the shop looks every
+  /// fifth of a second, and the margin is for a machine busy with other tests.
+  static let live: Duration = .seconds(5)
+
+  @Test func aSaleByAnotherProcessShowsOnBothScreensWithoutAKey() async throws {
     let sandbox = try Sandbox()
     let pane = try TmuxPane(["--lang", "ko"], in: sandbox)
     try await pane.waitFor(text: "딸기 10 · 바나나 10 · 파인애플 10 · 키위 10 · 망고 10")
     let sale = try await sandbox.run(["--shop", "airport", "order", "strawberry-banana-juice"])
     #expect(sale.status == 0, "\(sale)")
-    let screen = try await pane.waitFor(text: "딸기 0 · 바나나 9", timeout: .seconds(1))
+    let screen = try await pane.waitFor(text: "딸기 0 · 바나나 9", timeout: Self.live)
     #expect(screen.contains("airport: 딸바쥬스 1잔"))
     #expect(screen.contains { $0.hasPrefix("  5) 딸바쥬스") && $0.hasSuffix("재료 부족") })
     // The stock screen too.
@@ -84,7 +88,7 @@ struct FullScreenShopTests {
     try await pane.waitFor(text: "재고 추가")
     let edit = try await sandbox.run(["--shop", "airport", "stock", "add", "kiwi", "5"])
     #expect(edit.status == 0, "\(edit)")
-    let stock = try await pane.waitFor(text: "  키위      −  15 +", timeout: .seconds(1))
+    let stock = try await pane.waitFor(text: "  키위      −  15 +", timeout: Self.live)
     #expect(stock.contains("airport: 키위 +5"))
     try pane.send("q")
     #expect(try await pane.waitForExit().status == 0)

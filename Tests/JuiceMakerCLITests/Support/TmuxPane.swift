@@ -29,14 +29,13 @@ final class TmuxPane: Sendable {
   /// Whether the tmux tests run: tmux is installed, or CI requires them.
   static let enabled = executable != nil || required
 
-  /// How long a test waits for the screen to show something before it fails.
-  static let timeout: Duration = .seconds(15)
+  /// How long a test waits for the screen to show something before it fails: as long as
+  /// a run of the executable may take, for a machine busy with other tests.
+  static let timeout = Sandbox.timeout
 
   private let tmux: String
   private let socket: String
   private let environment: [String: String]
-  /// Where tmux's output is written for a moment.
-  private let directory: String
   /// The file the program's process id is written to, for sending it signals.
   let pidFile: String
 
@@ -60,7 +59,6 @@ final class TmuxPane: Sendable {
       "juice-maker is not built; run swift build, or set JUICE_MAKER_BINARY to its path")
     socket = "juice-maker-test-\(UUID().uuidString.prefix(8))"
     pidFile = sandbox.path("pane-\(UUID().uuidString).pid")
-    directory = sandbox.directory.path
     var environment = sandbox.baseEnvironment
     // tmux measures characters with wcwidth(3), which needs a UTF-8 locale.
     environment["LC_ALL"] = "C.UTF-8"
@@ -184,13 +182,19 @@ final class TmuxPane: Sendable {
   /// with signals blocked would never notice its panes' processes ending.
   @discardableResult
   private func tmuxCommand(_ arguments: [String]) throws -> String {
-    let outputPath = directory + "/tmux-\(UUID().uuidString).out"
-    defer { unlink(outputPath) }
+    // The output comes through a pipe read to its end, not a file read after waitpid(2):
+    // Foundation's `Process` may reap any child of the test process, this one included,
+    // and then waitpid returns at once.
+    var ends: [Int32] = [0, 0]
+    guard pipe(&ends) == 0 else { throw SpawnFailed(code: errno) }
+    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+    var readEnd = ends[0]
+    defer { if readEnd >= 0 { close(readEnd) } }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
@@ -210,10 +214,23 @@ final class TmuxPane: Sendable {
     defer { (argv + envp).forEach { free($0) } }
     var child = pid_t()
     let started = posix_spawn(&child, tmux, &actions, &attributes, argv + [nil], envp + [nil])
+    close(ends[1])
     guard started == 0 else { throw SpawnFailed(code: started) }
+    var output: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = read(readEnd, &buffer, buffer.count)
+      if count > 0 {
+        output += buffer[..<count]
+      } else if count == 0 || errno != EINTR {
+        break
+      }
+    }
+    close(readEnd)
+    readEnd = -1
     var status: Int32 = 0
-    while waitpid(child, &status, 0) < 0, errno == EINTR {}
-    return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+    _ = waitpid(child, &status, 0)
+    return String(decoding: output, as: UTF8.self)
   }
 
   struct SpawnFailed: Error {
