@@ -32,6 +32,11 @@ let package = Package(
       name: "JuiceMakerKitTests", dependencies: ["JuiceMakerKit"], exclude: ["Fixtures"]),
     .testTarget(name: "JuiceMakerSQLiteTests", dependencies: ["JuiceMakerSQLite", "CSQLite"]),
     .testTarget(name: "JuiceMakerCLITests", dependencies: ["JuiceMakerCLI"]),
+    // Every storage runs the same conformance suite; a new storage joins it with one
+    // `StorageUnderTest` and a dependency here.
+    .testTarget(
+      name: "JuiceMakerStorageConformanceTests",
+      dependencies: ["JuiceMakerKit", "JuiceMakerSQLite"]),
     .testTarget(
       name: "JuiceMakerReliabilityTests",
       dependencies: ["JuiceMakerKit", "JuiceMakerSQLite", "JuiceMakerCLI", "juice-maker"],

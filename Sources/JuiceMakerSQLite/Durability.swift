@@ -8,14 +8,13 @@ extension SQLiteStockStorage {
   public enum Durability: String, Sendable, CaseIterable {
     /// `synchronous=FULL`: every operation is flushed to disk (`fsync`) before it
     /// returns, so it survives a power loss or an operating-system crash. The
-    /// default; a few thousand operations per second, bound by the disk's flush
-    /// latency.
+    /// default; bound by the disk's flush latency.
     case full
-    /// `synchronous=NORMAL`: the log is flushed only at checkpoints, about eight
-    /// times faster (measured: 58k against 7.5k orders/s). An application crash still loses nothing, but a power loss or
-    /// operating-system crash may roll back the last operations committed since the
-    /// last checkpoint; the store stays consistent, with levels and journal rolled
-    /// back together.
+    /// `synchronous=NORMAL`: the log is flushed only at checkpoints, several times
+    /// faster (the README's Performance table has the figures). An application crash
+    /// still loses nothing, but a power loss or operating-system crash may roll back
+    /// the last operations committed since the last checkpoint; the store stays
+    /// consistent, with levels and journal rolled back together.
     case normal
   }
 }

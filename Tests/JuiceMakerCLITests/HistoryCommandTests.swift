@@ -1,5 +1,9 @@
 import Foundation
+import JuiceMakerKit
+import JuiceMakerSQLite
 import Testing
+
+@testable import JuiceMakerCLI
 
 struct HistoryCommandTests {
   @Test func emptyHistorySaysSo() async throws {
@@ -101,5 +105,39 @@ struct HistoryCommandTests {
     #expect(outcome.status == 64, "\(outcome)")
     #expect(outcome.stdout == "")
     #expect(outcome.stderr == message + "\n")
+  }
+
+  /// `history` reads the journal through the store, so any storage will do.
+  @Test(arguments: ["memory", "sqlite"])
+  func historyReadsTheJournalOfAnyStorage(storage: String) throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appending(path: "JuiceMakerCLITests-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let fruits = [Fruit(id: "kiwi", initialStock: 10), Fruit(id: "mango", initialStock: 10)]
+    let store =
+      storage == "memory"
+      ? try FruitStore(stock: ["kiwi": 10, "mango": 10])
+      : FruitStore(
+        storage: try SQLiteStockStorage(path: directory.path + "/store.sqlite", fruits: fruits))
+    try store.add(2, of: "kiwi", by: "east")
+    #expect(throws: FruitStoreError.self) { try store.remove(20, of: "mango", by: "west") }
+    try store.setStock(4, of: "mango", by: "west", expecting: 10)
+
+    let strings = try StringCatalog(directory: Paths.localization)
+    let output = CapturedOutput()
+    let context = Context(
+      invocation: Invocation.parse(["history"]), environment: [:], strings: strings,
+      texts: Texts(localizer: strings.localizer(for: "en")), output: output,
+      errorOutput: CapturedOutput())
+    try HistoryCommand(context: context).show(store, limit: 10)
+    let columns = output.text.split(separator: "\n").map { line in
+      line.components(separatedBy: "  ").dropFirst().joined(separator: "  ")
+    }
+    #expect(
+      columns == [
+        "west  set  mango ×4  done  mango -6",
+        "west  remove  mango ×20  refused  ",
+        "east  add  kiwi ×2  done  kiwi +2",
+      ])
   }
 }

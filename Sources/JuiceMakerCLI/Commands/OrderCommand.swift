@@ -37,17 +37,22 @@ struct OrderCommand {
     do throws(JuiceMakerError) {
       return try shop.make(juice, count: count, requestID: requestID)
     } catch {
-      switch error {
-      case .outOfStock(let shortages): throw .outOfStock(shortages)
-      case .unknownJuice(let id): throw .unknownJuice(id.rawValue)
-      case .unknownFruit(let id): throw .unknownFruit(id.rawValue)
-      case .invalidCount(let count): throw .tooLarge(value: String(count), option: "--count")
-      case .overflow(let fruit, let stock, let amount):
-        throw .overflow(fruit: fruit, stock: stock, amount: amount)
-      case .stockChanged(let fruit, let expected, let actual):
-        throw .stockChanged(fruit: fruit, expected: expected, actual: actual)
-      case .storage(let storageError): throw CLIError(storageError)
-      }
+      throw Self.error(for: error)
+    }
+  }
+
+  /// The command's error for a shop's.
+  static func error(for error: JuiceMakerError) -> CLIError {
+    switch error {
+    case .outOfStock(let shortages): .outOfStock(shortages)
+    case .unknownJuice(let id): .unknownJuice(id.rawValue)
+    case .unknownFruit(let id): .unknownFruit(id.rawValue)
+    case .invalidCount(let count): .tooLarge(value: String(count), option: "--count")
+    case .overflow(let fruit, let stock, let amount):
+      .overflow(fruit: fruit, stock: stock, amount: amount)
+    case .stockChanged(let fruit, let expected, let actual):
+      .stockChanged(fruit: fruit, expected: expected, actual: actual)
+    case .storage(let storageError): CLIError(storageError)
     }
   }
 }

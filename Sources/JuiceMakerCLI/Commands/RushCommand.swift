@@ -47,6 +47,9 @@ struct RushCommand {
     } catch {
       throw CLIError(error)
     }
+    if let failure = report.failure {
+      throw OrderCommand.error(for: failure)
+    }
     if context.json {
       context.emit(RushDocument(report, mode: mode, catalog: catalog, store: store))
     } else {
@@ -97,6 +100,8 @@ struct Rush: Sendable {
     var made: Int { shops.reduce(0) { $0 + $1.made } }
     var refused: Int { shops.reduce(0) { $0 + $1.refused } }
     var seconds: Double
+    /// The first failure of a shop other than a refusal for stock, if any.
+    var failure: JuiceMakerError?
     /// Every level after the rush.
     var final: [Int]
     /// What broke the conservation law, or `nil` when it held.
@@ -109,6 +114,9 @@ struct Rush: Sendable {
     var juices: [Tally]
     var withdrawn: [Int]
     var restocked: [Int]
+    /// The first order or restock that failed for another reason than stock; the
+    /// shop stops there.
+    var failure: JuiceMakerError?
   }
 
   let catalog: Catalog
@@ -127,7 +135,9 @@ struct Rush: Sendable {
     case .sequential:
       var states = (0..<shops).map { ShopState(rush: self, index: $0) }
       for _ in 0..<orders {
-        for index in states.indices { states[index].step() }
+        for index in states.indices where states[index].result.failure == nil {
+          states[index].step()
+        }
       }
       results = states.map(\.result)
     case .threads:
@@ -137,7 +147,7 @@ struct Rush: Sendable {
         group.enter()
         let thread = Thread {
           var state = ShopState(rush: self, index: index)
-          for _ in 0..<orders { state.step() }
+          for _ in 0..<orders where state.result.failure == nil { state.step() }
           let result = state.result
           collected.withLock { $0[index] = result }
           group.leave()
@@ -155,7 +165,7 @@ struct Rush: Sendable {
           for index in 0..<rush.shops {
             group.addTask {
               var state = ShopState(rush: rush, index: index)
-              for _ in 0..<rush.orders { state.step() }
+              for _ in 0..<rush.orders where state.result.failure == nil { state.step() }
               return (index, state.result)
             }
           }
@@ -191,7 +201,8 @@ struct Rush: Sendable {
     let seconds =
       Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     return Report(
-      shops: results.map(\.tally), juices: juices, seconds: seconds, final: final,
+      shops: results.map(\.tally), juices: juices, seconds: seconds,
+      failure: results.lazy.compactMap(\.failure).first, final: final,
       broken: broken.isEmpty ? nil : broken.joined(separator: "; "))
   }
 
@@ -229,8 +240,12 @@ struct Rush: Sendable {
       if steps % Rush.restockInterval == 0, !catalog.fruits.isEmpty {
         let fruit = catalog.fruits[Int(random.next() % UInt64(catalog.fruits.count))].id
         let amount = Int(random.next() % 20) + 1
-        if (try? shop.restock(amount, of: fruit)) != nil, let index = fruitIndices[fruit] {
-          result.restocked[index] &+= amount
+        do {
+          try shop.restock(amount, of: fruit)
+          if let index = fruitIndices[fruit] { result.restocked[index] &+= amount }
+        } catch {
+          // A pack's huge stock may overflow; anything else ends the rush.
+          if case .overflow = error {} else { result.failure = error }
         }
       }
       guard totalWeight > 0 else { return }
@@ -251,6 +266,10 @@ struct Rush: Sendable {
           }
         }
       } catch {
+        guard case .outOfStock = error else {
+          result.failure = error
+          return
+        }
         result.tally.refused += 1
         result.juices[juiceIndex].refused += 1
       }

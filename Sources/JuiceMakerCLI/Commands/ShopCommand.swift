@@ -92,16 +92,37 @@ struct ShopCommand {
   }
 
   /// Asks the yes-or-no question after a refusal; `nil` at the end of input.
+  ///
+  /// It takes the word shown, and the words of `shop.answer.yes` and `shop.answer.no`
+  /// in every language of the catalog.
   private func ask(input: inout some LineInput) -> Bool? {
     let yes = texts.string(LocalizationKey.yes)
     let no = texts.string(LocalizationKey.no)
+    let yeses = answers(LocalizationKey.yes, "shop.answer.yes")
+    let noes = answers(LocalizationKey.no, "shop.answer.no")
     while true {
       context.output.write("(\(yes)/\(no)) ")
       guard let line = input.readLine() else { return nil }
       let answer = NameIndex.normalized(line)
-      if [NameIndex.normalized(yes), "y", "yes", "예", "네"].contains(answer) { return true }
-      if [NameIndex.normalized(no), "n", "no", "아니오", "아니요"].contains(answer) { return false }
+      if yeses.contains(answer) { return true }
+      if noes.contains(answer) { return false }
     }
+  }
+
+  /// Every word of the keys in every language, folded for matching.
+  private func answers(_ keys: String...) -> Set<String> {
+    let strings = context.strings
+    var words: Set<String> = []
+    for language in strings.languages {
+      let localizer = strings.localizer(for: language)
+      for key in keys {
+        for word in localizer.string(key).split(separator: ",") {
+          words.insert(NameIndex.normalized(String(word)))
+        }
+      }
+    }
+    words.remove("")
+    return words
   }
 
   /// Every juice with how many can be made, or the command's error when the store

@@ -2,16 +2,17 @@ import JuiceMakerKit
 
 /// Finds juices and fruits by id or by any localized name, ignoring case and spaces.
 struct NameIndex: Sendable {
-  private var juices: [String: Set<Juice.ID>] = [:]
+  /// Juice positions in the catalog, by folded name.
+  private var juices: [String: Set<Int>] = [:]
   private var fruits: [String: Set<Fruit.ID>] = [:]
 
   /// Indexes every id and every name of every language of the string catalog.
   init(catalog: Catalog, strings: StringCatalog) {
     let localizers = strings.languages.map { strings.localizer(for: $0) }
-    for juice in catalog.juices {
-      juices[Self.normalized(juice.id.rawValue), default: []].insert(juice.id)
+    for (index, juice) in catalog.juices.enumerated() {
+      juices[Self.normalized(juice.id.rawValue), default: []].insert(index)
       for localizer in localizers {
-        juices[Self.normalized(localizer.name(of: juice.id)), default: []].insert(juice.id)
+        juices[Self.normalized(localizer.name(of: juice.id)), default: []].insert(index)
       }
     }
     for fruit in catalog.fruits {
@@ -27,15 +28,16 @@ struct NameIndex: Sendable {
 
   /// The juice a name means.
   ///
+  /// - Parameter catalog: The catalog the index was made from.
   /// - Throws: `CLIError.unknownJuice`, or `.ambiguousName` listing the candidates.
   func juice(named name: String, in catalog: Catalog) throws(CLIError) -> Juice {
     let matches = juices[Self.normalized(name)] ?? []
-    guard let id = matches.first else { throw .unknownJuice(name) }
+    guard let index = matches.first else { throw .unknownJuice(name) }
     guard matches.count == 1 else {
-      throw .ambiguousName(name, candidates: matches.map(\.rawValue).sorted())
+      throw .ambiguousName(
+        name, candidates: matches.map { catalog.juices[$0].id.rawValue }.sorted())
     }
-    guard let juice = catalog.juice(id) else { throw .unknownJuice(name) }
-    return juice
+    return catalog.juices[index]
   }
 
   /// The fruit a name means.

@@ -88,34 +88,56 @@ public struct JuiceMaker: Sendable {
 
   @inlinable
   func withdraw(_ index: Int, count: Int, requestID: RequestID?) throws(JuiceMakerError) {
-    guard count > 0, count <= recipes.maximumCounts[index] else {
-      throw .invalidCount(count)
-    }
-    guard requestID == nil, recipes.complete[index], !store.observers.isActive else {
+    guard count > 0, count <= recipes.maximumCounts[index], requestID == nil,
+      recipes.complete[index]
+    else {
       return try withdrawJournaled(index, count: count, requestID: requestID)
     }
-    let recipe = recipes.recipe(index)
-    let shortages = try withUnsafeTemporaryAllocation(of: Int.self, capacity: recipe.count) {
-      (available: UnsafeMutableBufferPointer<Int>) -> Result<[Shortage]?, StockStorageError> in
-      do throws(StockStorageError) {
-        let made = try store.storage.withdraw(recipe, count: count, available: available) {
-          StockOperation(editor: name, action: .order(catalog.juices[index].id, count: count))
-        }
-        // Built after the storage has released its lock.
-        return .success(made ? nil : recipes.shortages(index, count: count, available: available))
-      } catch {
-        return .failure(error)
+    let withdrawal: StockWithdrawal
+    do {
+      withdrawal = try store.withdraw(recipes.recipe(index), count: count) {
+        StockOperation(editor: name, action: .order(catalog.juices[index].id, count: count))
       }
-    }.mapError(JuiceMakerError.storage).get()
-    if let shortages { throw .outOfStock(shortages) }
+    } catch {
+      throw .storage(error)
+    }
+    switch withdrawal {
+    case .made: return
+    case .refused(let shortages): throw .outOfStock(shortages)
+    case .short: try withdrawShort(index, count: count)
+    }
   }
 
-  /// The journaled path: a request id, observers listening, or a fruit the store
-  /// does not hold.
+  /// After a refusal on the fast path: tries again, and on a second refusal lists the
+  /// shortages from the levels the store copied under its lock, once it is released.
+  @usableFromInline @inline(never)
+  func withdrawShort(_ index: Int, count: Int) throws(JuiceMakerError) {
+    let recipe = recipes.recipe(index)
+    let outcome = withUnsafeTemporaryAllocation(of: Int.self, capacity: recipe.count) {
+      available -> StockOutcome? in
+      switch store.withdraw(recipe, count: count, available: available) {
+      case .made: return .done
+      case .short: return .refused(recipes.shortages(index, count: count, available: available))
+      case .refused(let shortages): return .refused(shortages)
+      case nil: return nil
+      }
+    }
+    switch outcome {
+    case .done: return
+    case .refused(let shortages): throw .outOfStock(shortages)
+    case .conflict, nil: try withdrawJournaled(index, count: count, requestID: nil)
+    }
+  }
+
+  /// The journaled path: a request id, observers listening, a fruit the store does
+  /// not hold, a refusal, or a count out of range.
   @usableFromInline @inline(never)
   func withdrawJournaled(_ index: Int, count: Int, requestID: RequestID?)
     throws(JuiceMakerError)
   {
+    guard count > 0, count <= recipes.maximumCounts[index] else {
+      throw .invalidCount(count)
+    }
     let operation = StockOperation(
       id: requestID ?? .random(), editor: name,
       action: .order(catalog.juices[index].id, count: count))
@@ -168,9 +190,9 @@ public struct JuiceMaker: Sendable {
 
   private func levels() throws(JuiceMakerError) -> [Int] {
     do {
-      return try store.storage.levels()
+      return try store.levels()
     } catch {
-      throw .storage(error)
+      throw JuiceMakerError(error)
     }
   }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The one shared stock of fruit, safe to use from any thread.
 ///
 /// Any number of `JuiceMaker` shops share one store by reference. Every public
@@ -23,6 +25,12 @@ public final class FruitStore: Sendable {
   /// `StockStorage`.
   @usableFromInline let storage: any StockStorage
   @usableFromInline let observers = ObserverRegistry()
+  /// The storage's shared levels, reached on the order path without reference
+  /// counting (a retain and release per order cost more than the order); the storage
+  /// keeps them alive.
+  @usableFromInline let sharedLevels: Unmanaged<SharedStockLevels>?
+  /// The watcher thread's state, shared with the operations that deliver changes.
+  private let watch = LockedValue(Watch())
 
   /// Creates an in-memory store holding each fruit's initial stock from the catalog.
   public convenience init(catalog: Catalog) {
@@ -50,6 +58,7 @@ public final class FruitStore: Sendable {
   ///   with other stores and other processes.
   public init(storage: any StockStorage) {
     self.storage = storage
+    self.sharedLevels = storage.sharedLevels.map { Unmanaged.passUnretained($0) }
     self.fruits = storage.fruits
     var indices: [Fruit.ID: Int] = [:]
     for (index, fruit) in storage.fruits.enumerated() {
@@ -249,17 +258,23 @@ public final class FruitStore: Sendable {
 
   // MARK: - Observing
 
-  /// Registers an observer of every stock change.
+  /// Registers an observer of every stock change, by this store or any other
+  /// sharing its storage (other processes included).
   ///
   /// The observer is called once for each operation that changed at least one
   /// level, after the storage has released its locks: on the thread that performed
-  /// it for this store's operations.
+  /// it for this store's operations, and on the store's watcher thread for the
+  /// others'. While at least one observer is registered, that one thread waits for
+  /// the storage's changes (`StockStorage.waitForChanges(timeout:)`) and reads the
+  /// journal entries it has not seen.
   ///
   /// - Parameter handler: Called with each change.
   /// - Returns: The observation; the observer stays registered until it is cancelled
   ///   or released.
   public func observe(_ handler: @escaping @Sendable (StockChange) -> Void) -> StockObservation {
-    StockObservation(registry: observers, id: observers.add(handler))
+    let observation = StockObservation(registry: observers, id: observers.add(handler))
+    startWatching()
+    return observation
   }
 
   /// Every stock change from now on, as an asynchronous sequence.
@@ -272,7 +287,107 @@ public final class FruitStore: Sendable {
     return stream
   }
 
+  /// What the watcher thread knows.
+  struct Watch {
+    /// Whether the watcher thread runs.
+    var running = false
+    /// The newest journal entry the watcher has read.
+    var seen: Int64 = 0
+    /// Entries already delivered to observers, by this store or the watcher, not yet
+    /// passed by `seen`.
+    var delivered: Set<Int64> = []
+  }
+
+  /// Starts the watcher thread unless it runs.
+  private func startWatching() {
+    let start = watch.withLock { watch in
+      guard !watch.running else { return false }
+      watch.running = true
+      return true
+    }
+    guard start else { return }
+    storage.sharedLevels?.watch(true)
+    // Changes from now on: entries journaled before the first observer are not news.
+    let newest = (try? storage.journal(JournalQuery(limit: 1)))?.first?.sequence
+    watch.withLock { $0.seen = max($0.seen, newest ?? 0) }
+    let thread = Thread { [self] in watchChanges() }
+    thread.name = "FruitStore changes"
+    thread.start()
+  }
+
+  /// The watcher thread: waits for changes and delivers the entries it has not seen.
+  private func watchChanges() {
+    while true {
+      let stop = watch.withLock { watch in
+        guard observers.isActive else {
+          watch.running = false
+          storage.sharedLevels?.watch(false)
+          return true
+        }
+        return false
+      }
+      if stop { return }
+      do {
+        try storage.waitForChanges(timeout: Self.watchInterval)
+        let after = watch.withLock { $0.seen }
+        let entries = try storage.journal(JournalQuery(after: after))
+        for entry in entries.reversed() {
+          let news = watch.withLock { watch in
+            watch.seen = max(watch.seen, entry.sequence)
+            return watch.delivered.insert(entry.sequence).inserted
+          }
+          if news, entry.outcome == .done, !entry.changes.isEmpty {
+            observers.notify(StockChange(operation: entry.operation, levels: entry.changes))
+          }
+        }
+        watch.withLock { watch in
+          watch.delivered = watch.delivered.filter { $0 > watch.seen }
+        }
+      } catch {
+        // A storage that cannot be read now is tried again after the interval.
+        Thread.sleep(forTimeInterval: Self.watchIntervalSeconds)
+      }
+    }
+  }
+
+  /// How long the watcher waits for a change before looking again.
+  static let watchInterval = Duration.milliseconds(100)
+  private static let watchIntervalSeconds = 0.1
+
   // MARK: - Operations
+
+  /// Withdraws over shared levels and, on a refusal, copies each ingredient's level
+  /// into `available`: the refusal path of orders.
+  ///
+  /// - Returns: `nil` when the store has no shared levels or is watched: the caller
+  ///   takes the journaled path.
+  package func withdraw(
+    _ recipe: UnsafeBufferPointer<StockNeed>, count: Int,
+    available: UnsafeMutableBufferPointer<Int>
+  ) -> StockWithdrawal? {
+    guard let levels = storage.sharedLevels, !levels.isWatched else { return nil }
+    return levels.withdraw(recipe, count: count, available: available)
+  }
+
+  /// Withdraws `count` times a recipe's fruit: the order fast path, inlined into the
+  /// caller over shared levels.
+  ///
+  /// - Throws: `StockStorageError` when the storage failed.
+  ///
+  /// - Returns: `.short` also when observers must see the order: the caller then takes
+  ///   the journaled path.
+  @inlinable
+  package func withdraw(
+    _ recipe: UnsafeBufferPointer<StockNeed>, count: Int, operation: () -> StockOperation
+  ) throws(StockStorageError) -> StockWithdrawal {
+    if let sharedLevels {
+      return sharedLevels._withUnsafeGuaranteedRef { levels in
+        levels.isWatched ? .short : levels.withdraw(recipe, count: count)
+      }
+    }
+    if observers.isActive { return .short }
+    return try storage.withdraw(recipe, count: count, operation: operation)
+  }
 
   /// Runs one atomic operation on the storage and tells observers what changed.
   ///
@@ -281,8 +396,15 @@ public final class FruitStore: Sendable {
     _ operation: StockOperation, touching: [Int], _ body: (inout StockLevels) -> StockOutcome
   ) throws(StockStorageError) -> StockReceipt {
     let receipt = try storage.perform(operation, touching: touching, body)
-    if !receipt.replayed, !receipt.entry.changes.isEmpty, observers.isActive {
-      observers.notify(StockChange(operation: operation, levels: receipt.entry.changes))
+    let entry = receipt.entry
+    if !receipt.replayed, !entry.changes.isEmpty, observers.isActive {
+      // Delivered here unless the watcher has read it from the journal already.
+      let news = watch.withLock { watch in
+        entry.sequence > watch.seen && watch.delivered.insert(entry.sequence).inserted
+      }
+      if news {
+        observers.notify(StockChange(operation: operation, levels: entry.changes))
+      }
     }
     return receipt
   }

@@ -4,9 +4,8 @@ import Synchronization
 /// Stock levels and a bounded journal held in memory; what `FruitStore(catalog:)`
 /// uses.
 ///
-/// Levels live under a `SpinLocked` lock, so an order on the fast path
-/// (`withdraw(_:count:available:operation:)`) is a few array reads and writes
-/// under that lock and nothing else. Operations through `perform(_:touching:_:)`
+/// Levels live in `sharedLevels`, under the order path's lock, so an order on the
+/// fast path is a few array reads and writes under that lock and nothing else. Operations through `perform(_:touching:_:)`
 /// (stock edits, orders with a request id or watched by observers) are journaled;
 /// the journal keeps the newest `journalCapacity` entries. Fast-path orders change
 /// the levels without a journal entry: a store with observers, or a caller that
@@ -17,23 +16,41 @@ public final class InMemoryStockStorage: StockStorage {
   /// How many journal entries the storage keeps, the newest.
   public let journalCapacity: Int
   /// The levels, guarded by the order path's lock.
-  @usableFromInline let state: SpinLocked<[Int]>
+  public let sharedLevels: SharedStockLevels?
+  private let shared: SharedStockLevels
   private let journalState: LockedValue<Journal>
   /// The sequence number of the newest entry, read without a lock by waiters.
   private let newest = Atomic<Int64>(0)
 
-  /// The newest entries, oldest first, with an index by request id.
+  /// The newest entries in a ring, with an index by request id.
   private struct Journal {
-    var entries: [JournalEntry] = []
-    var first = 0
+    /// The entries; once full, `start` is the oldest.
+    var ring: [JournalEntry] = []
+    var start = 0
     var byID: [RequestID: Int64] = [:]
     var nextSequence: Int64 = 1
 
+    /// The entries, newest first.
+    var newestFirst: [JournalEntry] {
+      ring.indices.reversed().map { ring[($0 + start) % ring.count] }
+    }
+
     func entry(sequence: Int64) -> JournalEntry? {
-      guard let oldest = entries.first?.sequence else { return nil }
-      let offset = Int(sequence - oldest)
-      guard offset >= 0, offset < entries.count else { return nil }
-      return entries[offset]
+      let offset = Int(sequence - (nextSequence - Int64(ring.count)))
+      guard offset >= 0, offset < ring.count else { return nil }
+      return ring[(start + offset) % ring.count]
+    }
+
+    mutating func append(_ entry: JournalEntry, capacity: Int) {
+      guard capacity > 0 else { return }
+      if ring.count < capacity {
+        ring.append(entry)
+      } else {
+        byID[ring[start].id] = nil
+        ring[start] = entry
+        start = (start + 1) % capacity
+      }
+      byID[entry.id] = entry.sequence
     }
   }
 
@@ -53,85 +70,75 @@ public final class InMemoryStockStorage: StockStorage {
     self.fruits = fruits
     self.location = location
     self.journalCapacity = max(0, journalCapacity)
-    self.state = SpinLocked(levels)
+    self.shared = SharedStockLevels(levels)
+    self.sharedLevels = shared
     self.journalState = LockedValue(Journal())
   }
 
   public func levels() -> [Int] {
-    state.withLock { $0 }
+    shared.read()
   }
 
+  /// Runs one operation under the levels' lock and journals it.
+  ///
+  /// - Throws: `StockStorageError.invalid` when `body` leaves a level below zero;
+  ///   nothing changes then.
   public func perform(
     _ operation: StockOperation, touching: [Int], _ body: (inout StockLevels) -> StockOutcome
-  ) -> StockReceipt {
-    if let replayed = journalState.withLock({ journal in
-      journal.byID[operation.id].flatMap { journal.entry(sequence: $0) }
-    }) {
+  ) throws(StockStorageError) -> StockReceipt {
+    if let replayed = entry(for: operation.id) {
       return StockReceipt(entry: replayed, replayed: true)
     }
     // The journal's lock is taken inside the levels' lock, so entries are numbered
     // in the order the operations ran.
-    let entry = state.withLock { levels in
+    let receipt = try shared.withLock { levels throws(StockStorageError) -> StockReceipt in
       let before = StockLevels(levels, touching: touching)
       var after = before
       let outcome = body(&after)
       var changes: [StockChange.Level] = []
       if outcome == .done {
         changes = after.changes(from: before, fruits: fruits)
-        for index in touching { levels[index] = after.values[index] }
+        if let negative = changes.first(where: { $0.after < 0 }) {
+          throw .invalid(
+            store: location,
+            cause: StorageFailure(
+              code: "",
+              message: "an operation would leave \(negative.fruit) at \(negative.after); "
+                + "stock never goes below zero", purpose: "performing an operation"))
+        }
       }
       return journalState.withLock { journal in
         // An id journaled by a concurrent call since the first look wins.
-        if let sequence = journal.byID[operation.id], let first = journal.entry(sequence: sequence)
-        {
-          return (first, true)
+        if let first = journal.byID[operation.id].flatMap({ journal.entry(sequence: $0) }) {
+          return StockReceipt(entry: first, replayed: true)
+        }
+        if outcome == .done {
+          for index in touching { levels[index] = after.values[index] }
         }
         let entry = JournalEntry(
           sequence: journal.nextSequence, date: Date(), operation: operation, outcome: outcome,
           changes: changes)
         journal.nextSequence += 1
-        append(entry, to: &journal)
-        return (entry, false)
+        journal.append(entry, capacity: journalCapacity)
+        return StockReceipt(entry: entry, replayed: false)
       }
     }
-    if !entry.1 { newest.store(entry.0.sequence, ordering: .releasing) }
-    return StockReceipt(entry: entry.0, replayed: entry.1)
+    if !receipt.replayed { newest.store(receipt.entry.sequence, ordering: .releasing) }
+    return receipt
   }
 
-  private func append(_ entry: JournalEntry, to journal: inout Journal) {
-    guard journalCapacity > 0 else { return }
-    if journal.entries.count == journalCapacity {
-      let dropped = journal.entries.removeFirst()
-      journal.byID[dropped.id] = nil
-    }
-    journal.entries.append(entry)
-    journal.byID[entry.id] = entry.sequence
-  }
-
-  /// Withdraws under the levels' lock alone, with no journal entry.
-  @inlinable
+  /// Withdraws under the levels' lock alone, with no journal entry; a refusal is
+  /// `.short`, so nothing is allocated under the lock.
   public func withdraw(
-    _ recipe: UnsafeBufferPointer<StockNeed>, count: Int,
-    available: UnsafeMutableBufferPointer<Int>, operation: () -> StockOperation
-  ) -> Bool {
-    state.withLock { levels in
-      for need in recipe where levels[need.index] < need.amount &* count {
-        for (position, need) in recipe.enumerated() {
-          available[position] = levels[need.index]
-        }
-        return false
-      }
-      for need in recipe {
-        levels[need.index] &-= need.amount &* count
-      }
-      return true
-    }
+    _ recipe: UnsafeBufferPointer<StockNeed>, count: Int, operation: () -> StockOperation
+  ) -> StockWithdrawal {
+    shared.withdraw(recipe, count: count)
   }
 
   public func journal(_ query: JournalQuery) -> [JournalEntry] {
     journalState.withLock { journal in
       var result: [JournalEntry] = []
-      for entry in journal.entries.reversed() where query.matches(entry) {
+      for entry in journal.newestFirst where query.matches(entry) {
         if let limit = query.limit, result.count >= limit { break }
         result.append(entry)
       }

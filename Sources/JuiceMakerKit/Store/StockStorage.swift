@@ -59,16 +59,19 @@ public protocol StockStorage: Sendable {
   ///   - recipe: Each ingredient's level index and its amount per juice; every
   ///     index is one of the storage's levels, each at most once.
   ///   - count: How many juices; `amount × count` must not overflow.
-  ///   - available: As long as `recipe`; on a refusal, each ingredient's level at the
-  ///     time, so the caller builds the shortages after the
-  ///     storage has released its locks.
   ///   - operation: Makes the operation to journal, when the storage needs one.
-  /// - Returns: `true` when the fruit was withdrawn, `false` when refused.
+  /// - Returns: Whether the fruit was withdrawn, or the refusal.
   /// - Throws: `StockStorageError` when the storage failed; nothing was withdrawn.
   func withdraw(
-    _ recipe: UnsafeBufferPointer<StockNeed>, count: Int,
-    available: UnsafeMutableBufferPointer<Int>, operation: () -> StockOperation
-  ) throws(StockStorageError) -> Bool
+    _ recipe: UnsafeBufferPointer<StockNeed>, count: Int, operation: () -> StockOperation
+  ) throws(StockStorageError) -> StockWithdrawal
+
+  /// The levels, when the storage keeps them in this process's memory under
+  /// `SharedStockLevels`' lock; `nil` (the default) otherwise.
+  ///
+  /// A store with shared levels makes orders under that lock alone, without
+  /// journaling them, unless it has observers or the order has a request id.
+  var sharedLevels: SharedStockLevels? { get }
 
   /// The journal, newest entry first, filtered by `query`.
   ///
@@ -89,6 +92,18 @@ public protocol StockStorage: Sendable {
   func waitForChanges(timeout: Duration) throws(StockStorageError)
 }
 
+/// How an order on the fast path ended.
+public enum StockWithdrawal: Hashable, Sendable {
+  /// The fruit was withdrawn.
+  case made
+  /// Some fruit was short, and the storage journaled the refusal with every
+  /// shortage.
+  case refused([Shortage])
+  /// Some fruit was short; nothing was journaled. The caller runs the order through
+  /// `perform(_:touching:_:)` for the shortages, which checks the stock afresh.
+  case short
+}
+
 /// One ingredient of the order fast path: which level, and how much of it one juice
 /// takes.
 public struct StockNeed: Hashable, Sendable, BitwiseCopyable {
@@ -107,35 +122,29 @@ public struct StockNeed: Hashable, Sendable, BitwiseCopyable {
 // MARK: - Default implementations
 
 extension StockStorage {
+  /// No shared levels: orders go through `withdraw(_:count:operation:)`.
+  public var sharedLevels: SharedStockLevels? { nil }
+
   /// Withdraws through `perform(_:touching:_:)`, journaling `operation()`.
   public func withdraw(
-    _ recipe: UnsafeBufferPointer<StockNeed>, count: Int,
-    available: UnsafeMutableBufferPointer<Int>, operation: () -> StockOperation
-  ) throws(StockStorageError) -> Bool {
+    _ recipe: UnsafeBufferPointer<StockNeed>, count: Int, operation: () -> StockOperation
+  ) throws(StockStorageError) -> StockWithdrawal {
     let fruits = self.fruits
     let touching = recipe.map(\.index).sorted()
     let receipt = try perform(operation(), touching: touching) { levels in
-      var short = false
-      for (position, need) in recipe.enumerated() {
-        let level = levels[need.index]
-        available[position] = level
-        if level < need.amount &* count { short = true }
+      let shortages = recipe.compactMap { need in
+        let needed = need.amount &* count
+        return levels[need.index] < needed
+          ? Shortage(fruit: fruits[need.index], needed: needed, available: levels[need.index])
+          : nil
       }
-      if short {
-        return .refused(
-          recipe.indices.compactMap { position in
-            let need = recipe[position]
-            let needed = need.amount &* count
-            guard available[position] < needed else { return nil }
-            return Shortage(
-              fruit: fruits[need.index], needed: needed, available: available[position])
-          })
-      }
+      guard shortages.isEmpty else { return .refused(shortages) }
       for need in recipe {
         levels[need.index] -= need.amount &* count
       }
       return .done
     }
-    return receipt.entry.outcome == .done
+    if case .refused(let shortages) = receipt.entry.outcome { return .refused(shortages) }
+    return .made
   }
 }

@@ -27,4 +27,21 @@ final class RawDatabase {
       throw Failure(description: String(cString: sqlite3_errmsg(handle)))
     }
   }
+
+  /// Every row of a query, each column as text ("" for NULL).
+  func rows(_ sql: String) throws -> [[String]] {
+    var statement: OpaquePointer?
+    guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+      throw Failure(description: String(cString: sqlite3_errmsg(handle)))
+    }
+    defer { sqlite3_finalize(statement) }
+    var rows: [[String]] = []
+    while sqlite3_step(statement) == SQLITE_ROW {
+      rows.append(
+        (0..<sqlite3_column_count(statement)).map { column in
+          sqlite3_column_text(statement, column).map { String(cString: $0) } ?? ""
+        })
+    }
+    return rows
+  }
 }
