@@ -9,8 +9,10 @@ import JuiceMakerKit
 /// `juice-maker shop` in a terminal: the order screen and the stock screen, drawn on the
 /// alternate screen and kept current while other shops sell from the same store.
 ///
-/// The loop waits for a key, a signal or the next look at the store (every
-/// `pollInterval`), whichever comes first, and redraws the rows that changed. The
+/// The loop waits for a key, a signal or a change of the store (the store's change feed
+/// reports other processes' changes too), whichever comes first, and redraws the rows
+/// that changed; it also reads the store every `pollInterval` in case a wake-up was
+/// missed. The
 /// terminal is restored on every way out: `q`, Ctrl-D, Ctrl-C, `SIGTERM`, `SIGHUP`, a
 /// closed terminal, and an error from the store.
 struct FullScreenShop {
@@ -25,8 +27,8 @@ struct FullScreenShop {
     case unavailable
   }
 
-  /// How often the store is read for changes made by other processes.
-  static let pollInterval: Duration = .milliseconds(200)
+  /// How often the store is read even when its change feed reports nothing.
+  static let pollInterval: Duration = .seconds(1)
 
   let context: Context
 
@@ -60,7 +62,8 @@ struct FullScreenShop {
       terminal.restore()
       signals.stop()
     }
-    var input = TerminalInput(descriptor: terminal.input, signals: signals)
+    var input = TerminalInput(
+      descriptor: terminal.input, signals: signals, wake: session.changeDescriptor)
     var screen = ScreenWriter(
       terminal: terminal, colors: ScreenWriter.colorsEnabled(environment: context.environment))
     var size = TerminalSize.of(descriptor: terminal.output) ?? .fallback
@@ -78,6 +81,9 @@ struct FullScreenShop {
           return .signal(number)
         case .closed:
           return .quit
+        case .woken:
+          lastPoll = clock.now
+          try session.poll(&state)
         case .key(let key):
           guard let action = state.handle(key) else { break }
           switch action {

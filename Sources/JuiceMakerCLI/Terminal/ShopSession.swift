@@ -50,7 +50,7 @@ struct ShopSession {
   func poll(_ state: inout ShopState) throws(CLIError) {
     guard let update = try feed.poll() else { return }
     state.update(levels: update.levels, makeable: makeable(update.levels))
-    if let last = update.entries.compactMap(status(of:)).last { state.status = last }
+    if let last = update.changes.compactMap(status(of:)).last { state.status = last }
   }
 
   // MARK: - Actions
@@ -104,20 +104,22 @@ struct ShopSession {
     }
   }
 
-  /// "airport: 딸바쥬스 1잔": what another shop did, or `nil` for an entry that changed
-  /// nothing.
-  func status(of entry: JournalEntry) -> String? {
-    guard entry.outcome == .done, !entry.changes.isEmpty else { return nil }
-    let editor = Texts.shown(entry.operation.editor)
-    switch entry.operation.action {
+  /// The descriptor that becomes readable when the store changed.
+  var changeDescriptor: Int32 { feed.descriptor }
+
+  /// "airport: 딸바쥬스 1잔": what another shop did, or `nil` for a change of no level.
+  func status(of change: StockChange) -> String? {
+    guard !change.levels.isEmpty else { return nil }
+    let editor = Texts.shown(change.operation.editor)
+    switch change.operation.action {
     case .order(let juice, let count):
       return texts.string(
         "tui.status.order", .string(editor), .string(texts.name(of: juice)), .int(count))
     case .add, .remove, .set:
-      return entry.changes.map { change in
-        let delta = change.after - change.before
+      return change.levels.map { level in
+        let delta = level.after - level.before
         return texts.string(
-          "tui.status.stock", .string(editor), .string(texts.name(of: change.fruit)),
+          "tui.status.stock", .string(editor), .string(texts.name(of: level.fruit)),
           .string((delta > 0 ? "+" : "") + String(delta)))
       }.joined(separator: ", ")
     }

@@ -14,18 +14,23 @@ enum TerminalEvent: Hashable, Sendable {
   case ending(signal: Int32)
   /// The terminal is gone: the end of input, or a read error such as a hang-up.
   case closed
+  /// The other descriptor watched became readable (the store changed).
+  case woken
 }
 
-/// Waits for keys and signals together, with `poll(2)` on the terminal and the signals'
-/// pipe.
+/// Waits for keys, signals and one more descriptor together, with `poll(2)` on the
+/// terminal, the signals' pipe and that descriptor (the store's change feed).
 struct TerminalInput {
   let descriptor: Int32
   let signals: TerminalSignals
+  /// A descriptor whose readiness is reported as `.woken`; the caller drains it.
+  let wake: Int32
   private var decoder = KeyDecoder()
 
-  init(descriptor: Int32, signals: TerminalSignals) {
+  init(descriptor: Int32, signals: TerminalSignals, wake: Int32 = -1) {
     self.descriptor = descriptor
     self.signals = signals
+    self.wake = wake
   }
 
   /// The events that arrive within `timeout`; empty when nothing came.
@@ -34,6 +39,7 @@ struct TerminalInput {
     var descriptors = [
       pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
       pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
     ]
     let milliseconds = Int32(
       clamping: wait.components.seconds * 1000
@@ -41,6 +47,7 @@ struct TerminalInput {
     let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
     if ready < 0 { return [] }
     var events: [TerminalEvent] = []
+    if descriptors[2].revents != 0 { events.append(.woken) }
     if descriptors[1].revents != 0 {
       for number in signals.received() {
         events.append(number == SIGWINCH ? .resized : .ending(signal: number))
