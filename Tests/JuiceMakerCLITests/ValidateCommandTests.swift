@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 struct ValidateCommandTests {
@@ -46,5 +47,79 @@ struct ValidateCommandTests {
     #expect(document.string("error") == "invalidCatalog")
     #expect(document.string("message")?.contains("Broken.xcstrings") == true)
     #expect(outcome.stderr == "")
+  }
+
+  /// The Xcode-format catalogs of the library's tests, which hold every shape real apps have.
+  static let xcodeCatalogs = Paths.root.appending(
+    path: "Tests/JuiceMakerKitTests/Fixtures/Localization/Xcode")
+
+  @Test func catalogOptionChecksAnAppsCatalogsAloneWithWarningsOnly() async throws {
+    let sandbox = try Sandbox()
+    let files = ["Shapes.xcstrings", "KoreanSource.xcstrings"].map {
+      Self.xcodeCatalogs.appending(path: $0).path
+    }
+    let outcome = try await sandbox.run(["validate", "--catalog"] + files)
+    #expect(outcome.status == 0, "\(outcome)")
+    #expect(outcome.stderr == "")
+    #expect(
+      outcome.lines.contains(
+        "warning: Shapes.xcstrings: line 274, column 9: the key \"ko\" appears twice in one "
+          + "object; this last copy is used, the one at line 268 is ignored"))
+    #expect(
+      outcome.lines.contains(
+        "warning: [ko] apples: plural variation has a \"one\" branch, which this language never "
+          + "uses; it is ignored"))
+    #expect(
+      outcome.lines.last?.hasPrefix("Checked 2 catalog files in 2 languages: 0 errors, ") == true)
+    let korean = try await sandbox.run(["--lang", "ko", "validate", "--catalog", files[1]])
+    #expect(korean.status == 0, "\(korean)")
+    #expect(korean.lines.last?.hasPrefix("카탈로그 파일 1개, 언어 2개를 확인했어요: 오류 0개") == true)
+  }
+
+  @Test func catalogOptionReportsValuesThatCannotBeRenderedAsErrors() async throws {
+    let sandbox = try Sandbox()
+    let file = sandbox.path("App.xcstrings")
+    try Data(
+      #"""
+      {
+        "sourceLanguage" : "en",
+        "strings" : {
+          "bad" : {
+            "localizations" : {
+              "en" : { "stringUnit" : { "state" : "translated", "value" : "%1$@ costs %.2f %y" } }
+            }
+          },
+          "fine" : {}
+        },
+        "version" : "1.0"
+      }
+      """#.utf8
+    ).write(to: URL(fileURLWithPath: file))
+    let outcome = try await sandbox.run(["--json", "validate", "--catalog", file])
+    #expect(outcome.status == 65, "\(outcome)")
+    let document = try outcome.json()
+    #expect(document.int("errors") == 1)
+    let issue = try #require(document.objects("issues").first)
+    #expect(issue.string("key") == "bad")
+    #expect(issue.string("message") == "unsupported format specifier: %y")
+    let text = try await sandbox.run(["validate", "--catalog", file])
+    #expect(text.status == 65, "\(text)")
+    #expect(text.stderr.contains("error: [en] bad: unsupported format specifier: %y"))
+  }
+
+  @Test func catalogOptionNeedsReadableFiles() async throws {
+    let sandbox = try Sandbox()
+    let none = try await sandbox.run(["validate", "--catalog"])
+    #expect(none.status == 64, "\(none)")
+    let missing = try await sandbox.run(["validate", "--catalog", sandbox.path("None.xcstrings")])
+    #expect(missing.status == 74, "\(missing)")
+    #expect(missing.stderr.contains("None.xcstrings: cannot read the string catalog"))
+    let notJSON = sandbox.path("Bad.xcstrings")
+    try Data("{".utf8).write(to: URL(fileURLWithPath: notJSON))
+    let malformed = try await sandbox.run(["validate", "--catalog", notJSON])
+    #expect(malformed.status == 65, "\(malformed)")
+    #expect(malformed.stderr.contains("Bad.xcstrings: not valid JSON: line 1, column 2"))
+    let misplaced = try await sandbox.run(["menu", "--catalog"])
+    #expect(misplaced.status == 64, "\(misplaced)")
   }
 }

@@ -13,8 +13,9 @@ struct Invocation: Sendable {
       case .order: ["count"]
       case .history: ["limit"]
       case .rush: ["shops", "orders", "seed", "threads", "tasks"]
+      case .validate: ["catalog"]
       case .shop: ["plain"]
-      case .menu, .stock, .validate: []
+      case .menu, .stock: []
       }
     }
   }
@@ -25,7 +26,7 @@ struct Invocation: Sendable {
   ]
   /// Options that are flags.
   static let flagOptions: Set<String> = [
-    "json", "help", "version", "threads", "tasks", "plain",
+    "json", "help", "version", "threads", "tasks", "catalog", "plain",
   ]
   /// Options every command accepts.
   static let globalOptions: Set<String> = [

@@ -2,8 +2,20 @@
 ///
 /// It accepts a leading UTF-8 byte order mark, rejects invalid UTF-8 in strings,
 /// limits nesting depth instead of recursing without bound, and rejects an object
-/// that repeats a key.
+/// that repeats a key, unless asked to keep the last copy and report the repetition
+/// (string catalogs, which Xcode has been seen to write with a key twice).
 struct JSONParser {
+  /// A key written twice in one object, when the last copy is kept.
+  struct DuplicateKey: Equatable, Sendable {
+    /// The key.
+    let key: String
+    /// The 1-based line and column of the copy kept, the last one.
+    let line: Int
+    let column: Int
+    /// The 1-based line where the value of the copy dropped starts.
+    let droppedLine: Int
+  }
+
   /// Why a document could not be parsed, and where.
   struct Failure: Error, Equatable, Sendable {
     /// What is wrong.
@@ -22,9 +34,13 @@ struct JSONParser {
   private var line = 1
   private var lineStart = 0
   private var depth = 0
+  /// Whether a repeated key replaces the earlier copy rather than failing.
+  private let keepsLastDuplicate: Bool
+  private var duplicates: [DuplicateKey] = []
 
-  private init(bytes: UnsafeBufferPointer<UInt8>) {
+  private init(bytes: UnsafeBufferPointer<UInt8>, keepsLastDuplicate: Bool) {
     self.bytes = bytes
+    self.keepsLastDuplicate = keepsLastDuplicate
   }
 
   /// Parses one JSON document.
@@ -34,10 +50,31 @@ struct JSONParser {
   /// - Throws: `Failure` naming the line, column and reason.
   /// - Complexity: O(*n*) in the size of the document.
   static func parse(_ data: [UInt8]) throws(Failure) -> JSONNode {
-    let result: Result<JSONNode, Failure> = data.withUnsafeBufferPointer { buffer in
-      var parser = JSONParser(bytes: buffer)
+    try parse(data, keepingLastDuplicate: false).root
+  }
+
+  /// Parses one JSON document in which a key written twice in one object is not an error:
+  /// the last copy is kept, in the place of the first, and the repetition is reported.
+  ///
+  /// - Parameter data: The document's bytes.
+  /// - Returns: The root value and every repeated key, in document order.
+  /// - Throws: `Failure` naming the line, column and reason.
+  /// - Complexity: O(*n*) in the size of the document.
+  static func parseKeepingLastDuplicate(
+    _ data: [UInt8]
+  ) throws(Failure) -> (root: JSONNode, duplicates: [DuplicateKey]) {
+    try parse(data, keepingLastDuplicate: true)
+  }
+
+  private static func parse(
+    _ data: [UInt8], keepingLastDuplicate: Bool
+  ) throws(Failure) -> (root: JSONNode, duplicates: [DuplicateKey]) {
+    let result: Result<(JSONNode, [DuplicateKey]), Failure> = data.withUnsafeBufferPointer {
+      buffer in
+      var parser = JSONParser(bytes: buffer, keepsLastDuplicate: keepingLastDuplicate)
       do throws(Failure) {
-        return .success(try parser.parseDocument())
+        let root = try parser.parseDocument()
+        return .success((root, parser.duplicates))
       } catch {
         return .failure(error)
       }
@@ -135,7 +172,7 @@ struct JSONParser {
     offset += 1
     var members: [JSONMember] = []
     // Small objects check their few keys directly; hashing every key costs more.
-    var seen: Set<String> = []
+    var seen: [String: Int] = [:]
     skipWhitespace()
     if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") {
       offset += 1
@@ -150,14 +187,17 @@ struct JSONParser {
       let keyLine = line
       let keyColumn = column
       let key = try parseString()
-      let repeated: Bool
+      let earlier: Int?
       if members.count < 16 {
-        repeated = members.contains { $0.key == key }
+        earlier = members.firstIndex { $0.key == key }
       } else {
-        if seen.isEmpty { seen = Set(members.map(\.key)) }
-        repeated = !seen.insert(key).inserted
+        if seen.isEmpty {
+          for (index, member) in members.enumerated() { seen[member.key] = index }
+        }
+        earlier = seen[key]
+        if earlier == nil { seen[key] = members.count }
       }
-      if repeated {
+      if earlier != nil, !keepsLastDuplicate {
         throw Failure(
           reason: "the key \"\(key.abridgedInProblem)\" appears twice in one object", line: keyLine,
           column: keyColumn)
@@ -169,7 +209,15 @@ struct JSONParser {
       }
       offset += 1
       skipWhitespace()
-      members.append(JSONMember(key: key, node: try parseValue()))
+      let member = JSONMember(key: key, node: try parseValue())
+      if let earlier {
+        duplicates.append(
+          DuplicateKey(
+            key: key, line: keyLine, column: keyColumn, droppedLine: members[earlier].node.line))
+        members[earlier] = member
+      } else {
+        members.append(member)
+      }
       skipWhitespace()
       guard offset < bytes.count else {
         throw fail("the document ends inside an object; expected ',' or '}'")

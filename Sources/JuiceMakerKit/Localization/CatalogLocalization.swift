@@ -9,6 +9,8 @@ final class CatalogLocalization: Sendable {
     case single(CatalogValue)
     /// A value per plural category.
     case plural(PluralForms)
+    /// Several values (`stringSet`); the first is rendered.
+    case set([CatalogValue])
   }
 
   /// The value.
@@ -20,8 +22,8 @@ final class CatalogLocalization: Sendable {
 
   /// Compiles a decoded localization, or returns `nil` when it has no value at all.
   ///
-  /// A plural variation is preferred over a plain string unit; a value that varies only by device
-  /// uses its `other` device.
+  /// A plural variation is preferred over a plain string unit, and a string unit over a string
+  /// set; a value that varies by device uses ``StringCatalogFile/Variations/commandLineDevice``.
   ///
   /// - Parameters:
   ///   - localization: The decoded localization.
@@ -36,13 +38,18 @@ final class CatalogLocalization: Sendable {
     }
     let variations =
       localization.variations?.plural == nil
-      ? localization.variations?.otherDevice?.variations : localization.variations
+      ? localization.variations?.chosenDevice?.variations : localization.variations
     if let plural = variations?.plural {
       body = .plural(PluralForms(plural, substitutions: substitutions))
     } else if let unit = localization.stringUnit
-      ?? localization.variations?.otherDevice?.resolvedUnit
+      ?? localization.variations?.chosenDevice?.resolvedUnit
     {
       body = .single(CatalogValue(unit, substitutions: substitutions))
+    } else if let set = localization.stringSet, !set.values.isEmpty {
+      body = .set(
+        set.values.map {
+          CatalogValue(.init(state: set.state, value: $0), substitutions: substitutions)
+        })
     } else {
       return nil
     }
@@ -50,15 +57,33 @@ final class CatalogLocalization: Sendable {
     self.substitutions = substitutions
   }
 
+  /// A source-language value that is the key itself, for a key its file gives no value in its
+  /// source language.
+  ///
+  /// - Parameters:
+  ///   - key: The key.
+  ///   - rule: The plural rule of the source language.
+  init(sourceText key: String, rule: PluralRule) {
+    body = .single(CatalogValue(.init(state: "translated", value: key), substitutions: [:]))
+    self.rule = rule
+    self.substitutions = [:]
+  }
+
+  /// Whether any value takes arguments.
+  var takesArguments: Bool {
+    labelledValues.contains { $0.value.template.takesArguments }
+  }
+
   /// The value to render.
   ///
   /// - Parameter count: The count that chooses a plural branch, or `nil` to use `other`.
   /// - Returns: A non-empty value, or `nil` when the language has none for the count.
-  func value(for count: Int?) -> CatalogValue? {
+  func value(for count: PluralCount?) -> CatalogValue? {
     let value: CatalogValue? =
       switch body {
       case .single(let value): value
       case .plural(let forms): count.map { forms.value(for: $0, rule: rule) } ?? forms[.other]
+      case .set(let values): values.first
       }
     guard let value, !value.text.isEmpty else { return nil }
     return value
@@ -73,6 +98,8 @@ final class CatalogLocalization: Sendable {
       result.append((nil, value))
     case .plural(let forms):
       result += forms.branches.map { ("plural \($0.category.rawValue)", $0.value) }
+    case .set(let values):
+      result += values.enumerated().map { ("value \($0.offset + 1)", $0.element) }
     }
     for name in substitutions.keys.sorted() {
       guard let forms = substitutions[name]?.forms else { continue }

@@ -6,7 +6,7 @@ final class CatalogValue: Sendable {
   /// The value exactly as written in the catalog.
   let text: String
   /// The translation state as written (`translated`, `new`, `needs_review`, `stale`, or any
-  /// other word), or `nil` when the catalog gives none.
+  /// other word), or `nil` when the catalog gives none or an empty one.
   let state: String?
   /// The parsed format.
   let template: FormatTemplate
@@ -19,7 +19,8 @@ final class CatalogValue: Sendable {
   ///     substitution's own branches, where `%arg` stands for its argument.
   init(_ unit: StringCatalogFile.StringUnit, substitutions: [String: FormatSubstitution]?) {
     self.text = unit.value
-    self.state = unit.state
+    // Xcode and translation tools write `""` for no state.
+    self.state = unit.state?.isEmpty == true ? nil : unit.state
     self.template = FormatTemplate(parsing: unit.value, substitutions: substitutions)
   }
 }
@@ -27,15 +28,23 @@ final class CatalogValue: Sendable {
 // MARK: - Variants
 
 extension StringCatalogFile.Variant {
-  /// The string unit of this branch; a branch that varies by device uses its `other` device.
+  /// The string unit of this branch; a branch that varies by device uses
+  /// ``StringCatalogFile/Variations/commandLineDevice``.
   var resolvedUnit: StringCatalogFile.StringUnit? {
-    stringUnit ?? variations?.otherDevice?.resolvedUnit
+    stringUnit ?? variations?.chosenDevice?.resolvedUnit
   }
 }
 
 extension StringCatalogFile.Variations {
-  /// The `other` branch of a variation by device: the one for devices not named.
-  var otherDevice: StringCatalogFile.Variant? {
-    device?.first { $0.name == "other" }?.value
+  /// The device a command line is shown on: `mac`, the desktop, as a program on macOS would be.
+  static let commandLineDevice = "mac"
+
+  /// The branch of a variation by device that is rendered: ``commandLineDevice``, else `other`,
+  /// the branch for devices not named.
+  var chosenDevice: StringCatalogFile.Variant? {
+    guard let device else { return nil }
+    return
+      (device.first { $0.name == Self.commandLineDevice }
+      ?? device.first { $0.name == "other" })?.value
   }
 }

@@ -2,10 +2,10 @@
 enum FormatSegment: Sendable {
   /// Text copied as is (with `%%` already turned into `%`).
   case literal(String)
-  /// An argument: `%@`, `%lld`, `%2$@`, ….
+  /// An argument: `%@`, `%lld`, `%2$@`, `%-8.2f`, ….
   ///
   /// `position` is 1-based; `specifier` is the text as written, for markers and warnings.
-  case argument(position: Int, conversion: FormatConversion, specifier: String)
+  case argument(position: Int, format: FormatSpecifier, specifier: String)
   /// A `%#@name@` substitution whose argument is `position`.
   case substitution(FormatSubstitution, position: Int, specifier: String)
   /// `%arg` inside a substitution's branch: the substitution's argument.

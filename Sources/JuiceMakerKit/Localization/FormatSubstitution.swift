@@ -10,7 +10,7 @@ struct FormatSubstitution: Sendable {
   /// The format specifier for `%arg` without its `%`, such as `lld`; `lld` when absent.
   let formatSpecifier: String
   /// How `%arg` is formatted, or `nil` when ``formatSpecifier`` is not supported.
-  let conversion: FormatConversion?
+  let format: FormatSpecifier?
   /// The plural branches, or `nil` when the substitution has none (then `%#@name@` renders the
   /// argument alone).
   let forms: PluralForms?
@@ -25,7 +25,7 @@ struct FormatSubstitution: Sendable {
     self.argumentNumber = substitution.argNum
     let specifier = substitution.formatSpecifier ?? "lld"
     self.formatSpecifier = specifier
-    self.conversion = FormatConversion(specifier: specifier)
+    self.format = FormatTemplate.substitutionFormat(specifier)
     self.forms = substitution.variations?.plural.map { PluralForms($0, substitutions: nil) }
   }
 
@@ -34,7 +34,7 @@ struct FormatSubstitution: Sendable {
     if let argumentNumber, argumentNumber < 1 {
       return .invalidPosition
     }
-    if conversion == nil {
+    if format == nil {
       return .invalidSubstitutionFormat(formatSpecifier)
     }
     return nil

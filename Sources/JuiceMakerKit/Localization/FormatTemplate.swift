@@ -11,6 +11,10 @@ struct FormatTemplate: Sendable {
   /// The whole text when the value has no specifier or particle, such as a name; rendering
   /// returns it as is.
   let plainText: String?
+  /// The segments to render when no argument is given, when the value has Korean particle
+  /// notations: literal text, `%` signs included, and particles. `nil` when the value is then
+  /// shown exactly as written.
+  let verbatimSegments: [FormatSegment]?
 
   /// Parses a catalog value.
   ///
@@ -21,11 +25,19 @@ struct FormatTemplate: Sendable {
   /// - Complexity: O(*n*) for a value of *n* characters.
   init(parsing text: String, substitutions: [String: FormatSubstitution]?) {
     var contiguous = text  // `withUTF8` may need to make the text contiguous, so needs a `var`.
-    segments = contiguous.withUTF8 { bytes in
-      var parser = FormatParser(text, bytes: bytes, substitutions: substitutions)
+    let (segments, verbatim) = contiguous.withUTF8 { bytes in
+      var parser = FormatParser(
+        text, bytes: bytes, substitutions: substitutions, readsSpecifiers: true)
       parser.parse()
-      return parser.segments
+      guard parser.sawParticle else { return (parser.segments, nil as [FormatSegment]?) }
+      guard bytes.contains(UInt8(ascii: "%")) else { return (parser.segments, parser.segments) }
+      var verbatim = FormatParser(
+        text, bytes: bytes, substitutions: substitutions, readsSpecifiers: false)
+      verbatim.parse()
+      return (parser.segments, verbatim.segments)
     }
+    self.segments = segments
+    self.verbatimSegments = verbatim
     switch segments.first {
     case .literal(let text) where segments.count == 1: plainText = text
     case nil: plainText = ""
@@ -34,6 +46,30 @@ struct FormatTemplate: Sendable {
     literalByteCount = segments.reduce(0) { total, segment in
       if case .literal(let literal) = segment { total + literal.utf8.count } else { total }
     }
+  }
+
+  /// Whether the value takes arguments: it has a specifier that renders one.
+  var takesArguments: Bool {
+    segments.contains { segment in
+      switch segment {
+      case .argument, .substitution: true
+      default: false
+      }
+    }
+  }
+
+  /// The format a substitution's `formatSpecifier` spells, such as `lld`, `@`, or `.1f`.
+  ///
+  /// - Parameter specifier: The specifier without its `%`.
+  /// - Returns: The format, or `nil` when the text is not exactly one specifier that takes its
+  ///   value from the substitution's own argument (no `n$`, no `*`).
+  static func substitutionFormat(_ specifier: String) -> FormatSpecifier? {
+    let template = FormatTemplate(parsing: "%" + specifier, substitutions: [:])
+    guard template.segments.count == 1,
+      case .argument(1, let format, _) = template.segments[0],
+      !specifier.utf8.contains(UInt8(ascii: "$")), !specifier.utf8.contains(UInt8(ascii: "*"))
+    else { return nil }
+    return format
   }
 
   /// The problems of the specifiers in the value, each with the specifier as written.
@@ -67,7 +103,11 @@ private struct FormatParser {
   /// Whether the literal text not yet emitted holds a `(`, which every Korean particle notation
   /// has: text without one is not searched for them.
   private var literalHasBracket = false
+  /// Whether `%` starts a specifier; when not, it is literal text like any other.
+  private let readsSpecifiers: Bool
   private(set) var segments: [FormatSegment] = []
+  /// Whether a Korean particle notation was found.
+  private(set) var sawParticle = false
 
   /// Prepares to parse a value.
   ///
@@ -76,18 +116,20 @@ private struct FormatParser {
   ///   - bytes: The value's UTF-8 bytes, valid while the parser is used.
   ///   - substitutions: The substitutions `%#@name@` may refer to, or `nil` inside a
   ///     substitution's branches.
+  ///   - readsSpecifiers: Whether `%` starts a specifier, or is literal text.
   init(
     _ text: String, bytes: UnsafeBufferPointer<UInt8>,
-    substitutions: [String: FormatSubstitution]?
+    substitutions: [String: FormatSubstitution]?, readsSpecifiers: Bool
   ) {
     self.text = text
     self.bytes = bytes
     self.substitutions = substitutions
+    self.readsSpecifiers = readsSpecifiers
   }
 
   mutating func parse() {
     while index < bytes.count {
-      guard bytes[index] == UInt8(ascii: "%") else {
+      guard readsSpecifiers, bytes[index] == UInt8(ascii: "%") else {
         if bytes[index] == UInt8(ascii: "(") {
           literalHasBracket = true
         }
@@ -127,50 +169,124 @@ private struct FormatParser {
         : .invalid(specifier: "%arg", problem: .argumentOutsideSubstitution)
     }
 
-    // An explicit argument number, `N$`. Digits without `$` would be a width: unsupported.
+    // An explicit argument number, `N$`. Digits without `$` are a width, read below.
     var position: Int?
-    var positionIsInvalid = false
-    let digitsStart = index
-    while index < bytes.count, bytes[index].isASCIIDigit {
-      index += 1
-    }
-    if index > digitsStart {
-      guard index < bytes.count, bytes[index] == UInt8(ascii: "$") else {
-        consumeConversionCharacter()
-        return .invalid(specifier: string(start..<index), problem: .unknownConversion)
-      }
-      if let number = Int(string(digitsStart..<index)), number >= 1 {
+    var problem: SpecifierProblem?
+    if let (number, end) = digits(at: index), end < bytes.count, bytes[end] == UInt8(ascii: "$") {
+      if let number, number >= 1 {
         position = number
       } else {
-        positionIsInvalid = true
+        problem = .invalidPosition
       }
-      index += 1
+      index = end + 1
     }
 
-    if index < bytes.count, bytes[index] == UInt8(ascii: "#") {
-      return parseSubstitution(from: start, position: position, positionIsInvalid)
+    if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "#"),
+      bytes[index + 1] == UInt8(ascii: "@")
+    {
+      return parseSubstitution(from: start, position: position, problem != nil)
+    }
+
+    var format = FormatSpecifier(conversion: .object)
+    while index < bytes.count, let flag = FormatSpecifier.Flags(byte: bytes[index]) {
+      format.flags.insert(flag)
+      index += 1
+    }
+    // Arguments for `*` are numbered in order of appearance: width, precision, then the value.
+    var sequentialCount = 0
+    format.width = parseAmount(sequentialCount: &sequentialCount, problem: &problem)
+    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+      index += 1
+      format.precision =
+        parseAmount(sequentialCount: &sequentialCount, problem: &problem) ?? .fixed(0)
     }
 
     let lengthStart = index
     while index < bytes.count, index - lengthStart < 2, bytes[index].isLengthModifier {
       index += 1
     }
-    let length = UnsafeBufferPointer(rebasing: bytes[lengthStart..<index])
     guard index < bytes.count, bytes[index].isConversionCharacter else {
       return .invalid(specifier: string(start..<index), problem: .incomplete)
     }
+    let length = UnsafeBufferPointer(rebasing: bytes[lengthStart..<index])
     let character = bytes[index]
     index += 1
     let specifier = string(start..<index)
-    guard let conversion = FormatConversion(length: length, character: character) else {
+    guard let conversion = FormatSpecifier.conversion(length: length, character: character) else {
       return .invalid(specifier: specifier, problem: .unknownConversion)
     }
-    guard !positionIsInvalid else {
-      return .invalid(specifier: specifier, problem: .invalidPosition)
+    if let problem {
+      return .invalid(specifier: specifier, problem: problem)
+    }
+    format.conversion = conversion
+    // Sequential `*` amounts take their numbers now that the specifier is known to be valid.
+    if sequentialCount > 0 {
+      if let width = format.width { format.width = numberingSequential(width) }
+      if let precision = format.precision { format.precision = numberingSequential(precision) }
     }
     return .argument(
-      position: position ?? takeSequentialPosition(), conversion: conversion,
-      specifier: specifier)
+      position: position ?? takeSequentialPosition(), format: format, specifier: specifier)
+  }
+
+  /// Marks an amount taken from the next argument in order; numbered by
+  /// ``numberingSequential(_:)`` once the specifier is known to be valid.
+  private static let sequentialAmount = FormatSpecifier.Amount.argument(0)
+
+  /// Gives a `*` amount without `m$` its argument number.
+  private mutating func numberingSequential(
+    _ amount: FormatSpecifier.Amount
+  ) -> FormatSpecifier.Amount {
+    amount == Self.sequentialAmount ? .argument(takeSequentialPosition()) : amount
+  }
+
+  /// Parses a width or precision at `index`: digits, `*`, or `*m$`.
+  ///
+  /// - Parameters:
+  ///   - sequentialCount: Incremented for a `*` that takes the next argument.
+  ///   - problem: Set when the amount is too large or its argument number is invalid.
+  /// - Returns: The amount, or `nil` when none is written.
+  private mutating func parseAmount(
+    sequentialCount: inout Int, problem: inout SpecifierProblem?
+  ) -> FormatSpecifier.Amount? {
+    guard index < bytes.count else { return nil }
+    if bytes[index] == UInt8(ascii: "*") {
+      index += 1
+      if let (number, end) = digits(at: index), end < bytes.count,
+        bytes[end] == UInt8(ascii: "$")
+      {
+        index = end + 1
+        guard let number, number >= 1 else {
+          problem = problem ?? .invalidPosition
+          return nil
+        }
+        return .argument(number)
+      }
+      sequentialCount += 1
+      return Self.sequentialAmount
+    }
+    guard let (number, end) = digits(at: index) else { return nil }
+    index = end
+    guard let number, number <= FormatSpecifier.maximumAmount else {
+      problem = problem ?? .widthOrPrecisionTooLarge
+      return nil
+    }
+    return .fixed(number)
+  }
+
+  /// The decimal number written at `start`, and where its digits end; the number is `nil` when
+  /// it does not fit in `Int`. Returns `nil` when no digit is there.
+  private func digits(at start: Int) -> (Int?, end: Int)? {
+    var end = start
+    var value: Int? = 0
+    while end < bytes.count, bytes[end].isASCIIDigit {
+      if let current = value {
+        let (shifted, overflow1) = current.multipliedReportingOverflow(by: 10)
+        let (sum, overflow2) = shifted.addingReportingOverflow(Int(bytes[end] - UInt8(ascii: "0")))
+        value = overflow1 || overflow2 ? nil : sum
+      }
+      end += 1
+    }
+    return end > start ? (value, end) : nil
   }
 
   /// Parses `#@name@` after `%` (and an optional `N$`), with `index` at the `#`.
@@ -214,13 +330,6 @@ private struct FormatParser {
   private mutating func takeSequentialPosition() -> Int {
     defer { nextSequentialPosition += 1 }
     return nextSequentialPosition
-  }
-
-  /// Consumes a letter that would end an unsupported specifier such as `%5d`.
-  private mutating func consumeConversionCharacter() {
-    if index < bytes.count, bytes[index].isConversionCharacter {
-      index += 1
-    }
   }
 
   private func hasPrefix(_ prefix: StaticString, at position: Int) -> Bool {
@@ -270,6 +379,7 @@ private struct FormatParser {
         if chunkStart < cursor {
           segments.append(.literal(Self.string(bytes, chunkStart..<cursor)))
         }
+        sawParticle = true
         segments.append(
           .particle(particle, written: Self.string(bytes, cursor..<cursor + length)))
         cursor += length
@@ -288,6 +398,21 @@ private struct FormatParser {
   }
 }
 
+extension FormatSpecifier.Flags {
+  /// The flag a byte spells, or `nil` when it is not a flag.
+  fileprivate init?(byte: UInt8) {
+    switch byte {
+    case UInt8(ascii: "-"): self = .leftJustify
+    case UInt8(ascii: "+"): self = .plusSign
+    case UInt8(ascii: " "): self = .spaceSign
+    case UInt8(ascii: "0"): self = .zeroPad
+    case UInt8(ascii: "#"): self = .alternate
+    case UInt8(ascii: "'"): self = .grouping
+    default: return nil
+    }
+  }
+}
+
 extension UInt8 {
   fileprivate var isASCIIDigit: Bool {
     UInt8(ascii: "0") <= self && self <= UInt8(ascii: "9")
@@ -298,11 +423,11 @@ extension UInt8 {
       || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self)
   }
 
-  /// A length modifier character: `h`, `l`, `q`, `j`, `z`, or `t`.
+  /// A length modifier character: `h`, `l`, `q`, `j`, `z`, `t`, or `L`.
   fileprivate var isLengthModifier: Bool {
     switch self {
     case UInt8(ascii: "h"), UInt8(ascii: "l"), UInt8(ascii: "q"), UInt8(ascii: "j"),
-      UInt8(ascii: "z"), UInt8(ascii: "t"):
+      UInt8(ascii: "z"), UInt8(ascii: "t"), UInt8(ascii: "L"):
       true
     default:
       false

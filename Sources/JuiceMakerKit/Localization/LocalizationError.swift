@@ -14,12 +14,11 @@ public enum LocalizationError: Error, Hashable, Sendable {
   case malformedJSON(file: String, reason: String)
   /// A catalog file is valid JSON but not a String Catalog: a required field is missing or a
   /// field has the wrong type. `path` locates the field, such as
-  /// `strings["fruit.kiwi"].localizations.en.stringUnit.value`.
-  case invalidStructure(file: String, path: String, reason: String)
+  /// `strings["fruit.kiwi"].localizations.en.stringUnit.value`; `line` and `column` (1-based,
+  /// in bytes) locate the value at fault, or the object that lacks the field.
+  case invalidStructure(file: String, path: String, line: Int, column: Int, reason: String)
   /// Two catalog files define the same key.
   case duplicateKey(key: String, firstFile: String, secondFile: String)
-  /// A catalog file declares a source language other than the one of the first file.
-  case sourceLanguageMismatch(file: String, expected: String, found: String)
   /// Several of the problems above, found in one pass, in file order.
   case multiple(errors: [LocalizationError])
 }
@@ -58,12 +57,11 @@ extension LocalizationError: CustomStringConvertible {
       "\(file): cannot read the string catalog: \(reason)"
     case .malformedJSON(let file, let reason):
       "\(file): not valid JSON: \(reason)"
-    case .invalidStructure(let file, let path, let reason):
-      "\(file): not a string catalog at \(path): \(reason)"
+    case .invalidStructure(let file, let path, let line, let column, let reason):
+      "\(file): not a string catalog at \(path.abridgedInProblem) (line \(line), column \(column)): "
+        + reason
     case .duplicateKey(let key, let firstFile, let secondFile):
       "\(secondFile): key \"\(key)\" is already defined in \(firstFile)"
-    case .sourceLanguageMismatch(let file, let expected, let found):
-      "\(file): source language \"\(found)\" differs from \"\(expected)\" of the first catalog"
     case .multiple(let errors):
       errors.map(\.description).joined(separator: "\n")
     }

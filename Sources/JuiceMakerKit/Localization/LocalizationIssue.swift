@@ -36,6 +36,14 @@ public struct LocalizationIssue: Sendable, Hashable {
     case missingPluralBranch(PluralCategory, substitution: String?)
     /// A `fruit.` or `juice.` key names no fruit or juice of the loaded packs.
     case unusedName
+    /// A key is written twice in one JSON object of a file; the last copy, at `line` and
+    /// `column`, is used, and the copy whose value starts at `droppedLine` is not.
+    case duplicateJSONKey(file: String, key: String, line: Int, column: Int, droppedLine: Int)
+    /// A file's `version` is not one Xcode has written (1.0 to 1.3); it is read as those are.
+    case unknownVersion(file: String, version: String)
+    /// A plural variation has a category the language never chooses, or a name that is no
+    /// plural category; it is ignored. An explicit `zero` is always used for 0, so never this.
+    case unusedPluralCategory(String, substitution: String?)
   }
 
   /// Whether the issue must be fixed.
@@ -84,6 +92,16 @@ public struct LocalizationIssue: Sendable, Hashable {
       return "plural variation\(place) lacks the \"\(category.rawValue)\" branch"
     case .unusedName:
       return "no loaded pack uses this name"
+    case .duplicateJSONKey(let file, let key, let line, let column, let droppedLine):
+      return "\(file): line \(line), column \(column): the key \"\(key.abridgedInProblem)\" "
+        + "appears twice in one object; this last copy is used, the one at line \(droppedLine) "
+        + "is ignored"
+    case .unknownVersion(let file, let version):
+      return "\(file): unknown version \"\(version.abridgedInProblem)\"; read as version 1.3"
+    case .unusedPluralCategory(let category, let substitution):
+      let place = substitution.map { " in substitution \($0)" } ?? ""
+      return "plural variation\(place) has a \"\(category.abridgedInProblem)\" branch, "
+        + "which this language never uses; it is ignored"
     }
   }
 

@@ -13,8 +13,8 @@ public struct LocalizationWarning: Sendable, Hashable {
     case missingKey
     /// A specifier refers to an argument that was not passed.
     case missingArgument(specifier: String, position: Int)
-    /// A specifier got an argument of the wrong kind, such as text for `%lld` or a negative
-    /// number for `%u`.
+    /// A specifier got an argument of the wrong kind, such as text for `%lld`, a negative
+    /// number for `%u`, a whole number for `%f`, or a `*` width above 4096.
     case mismatchedArgument(specifier: String, position: Int, argument: LocalizedArgument)
     /// A specifier cannot be rendered at all.
     case malformedSpecifier(specifier: String, problem: SpecifierProblem)
@@ -60,6 +60,7 @@ extension LocalizationWarning: CustomStringConvertible {
         switch argument {
         case .string: "text"
         case .int(let number): "the number \(number)"
+        case .double(let number): "the number \(number)"
         }
       return "\(prefix)\(specifier) cannot format argument \(position), \(kind)"
     case .malformedSpecifier(let specifier, let problem):

@@ -1,9 +1,11 @@
 /// Renders the catalog's strings in one language, falling back per key.
 ///
 /// Get one from ``StringCatalog/localizer(for:onWarning:)``. For each key it tries the requested
-/// language, then its less specific forms, then the source language, then shows the key itself:
-/// `ko-KR` → `ko` → `en` → `order.made`. An empty value counts as missing, so a string is never
-/// empty.
+/// language, then its less specific forms, then the source language of the key's file, then
+/// shows the key itself: `ko-KR` → `ko` → `en` → `order.made`. Without a requested language (or
+/// with one the catalog lacks) it tries the catalog's ``StringCatalog/sourceLanguage`` first. A
+/// key marked `shouldTranslate: false` shows its source language's value in every language. An
+/// empty value counts as missing, so a string is never empty.
 ///
 /// ```swift
 /// let english = catalog.localizer(for: "en")
@@ -15,7 +17,8 @@
 /// ```
 public struct Localizer: Sendable {
   private let storage: StringCatalog.Storage
-  /// Catalog language indices to try, most preferred first, ending with the source language.
+  /// Catalog language indices to try, most preferred first; each key's own source language
+  /// comes after them.
   private let chain: [Int]
   private let onWarning: (@Sendable (LocalizationWarning) -> Void)?
 
@@ -53,9 +56,8 @@ public struct Localizer: Sendable {
     } else {
       fallbackWarning = nil
     }
-    let source = storage.languageIndices[storage.sourceLanguage] ?? 0
-    if !chain.contains(source) {
-      chain.append(source)
+    if chain.isEmpty {
+      chain.append(storage.languageIndices[storage.sourceLanguage] ?? 0)
     }
     self.chain = chain
   }
@@ -73,7 +75,8 @@ public struct Localizer: Sendable {
   ///   - key: The key, such as `order.made`.
   ///   - arguments: The arguments for the value's specifiers, in argument-number order.
   ///   - count: The count that chooses a plural branch of the value itself; when `nil`, the first
-  ///     integer argument does, and without one the `other` branch is used.
+  ///     number argument does (a `Double` with a fraction chooses `other`), and without one the
+  ///     `other` branch is used. Without arguments the value is shown as written.
   /// - Returns: The text, or the key itself when no language has a value.
   /// - Complexity: O(*n*) in the length of the output.
   public func string(_ key: String, _ arguments: LocalizedArgument..., count: Int? = nil) -> String
@@ -109,20 +112,48 @@ public struct Localizer: Sendable {
     _ key: String, arguments: [LocalizedArgument] = [], count: Int? = nil
   ) -> LocalizedText {
     if let entry = storage.entries[key] {
-      let selector = count ?? arguments.firstInteger
-      for index in chain {
-        guard let localization = entry.localizations[index],
-          let value = localization.value(for: selector)
-        else { continue }
-        let language = storage.languages[index]
-        var renderer = MessageRenderer(
-          key: key, language: language, rule: localization.rule, arguments: arguments)
-        let text = renderer.render(value.template)
-        return LocalizedText(value: text, language: language, warnings: renderer.warnings)
+      let selector = count.map(PluralCount.whole) ?? arguments.firstPluralCount
+      let sourceIndex = entry.sourceIndex
+      // The chain holds prefixes of one tag, so the source language, when in it, is last.
+      if entry.shouldTranslate {
+        for index in chain where index != sourceIndex {
+          if let text = render(entry, key, index, selector, arguments) {
+            return text
+          }
+        }
+      }
+      if let text = render(entry, key, sourceIndex, selector, arguments) {
+        return text
       }
     }
     let warning = LocalizationWarning(key: key, language: language, problem: .missingKey)
     return LocalizedText(value: key, language: nil, warnings: [warning])
+  }
+
+  /// Renders a key's value in one language, or returns `nil` when it has none for the count.
+  private func render(
+    _ entry: CatalogEntry, _ key: String, _ index: Int, _ selector: PluralCount?,
+    _ arguments: [LocalizedArgument]
+  ) -> LocalizedText? {
+    guard let localization = entry.localizations[index],
+      let value = localization.value(for: selector)
+    else { return nil }
+    let language = storage.languages[index]
+    // As Apple's runtime does, a value rendered without arguments is shown as written: no
+    // specifier is read, and `50%` or `100%%` stay as they are. Korean particle notations
+    // still follow the text before them.
+    guard !arguments.isEmpty else {
+      guard let segments = value.template.verbatimSegments else {
+        return LocalizedText(value: value.text, language: language)
+      }
+      var renderer = MessageRenderer(
+        key: key, language: language, rule: localization.rule, arguments: [])
+      return LocalizedText(value: renderer.render(verbatim: segments), language: language)
+    }
+    var renderer = MessageRenderer(
+      key: key, language: language, rule: localization.rule, arguments: arguments)
+    let text = renderer.render(value.template)
+    return LocalizedText(value: text, language: language, warnings: renderer.warnings)
   }
 
   /// Joins items with the catalog's `list.separator`, such as `, `, or `, ` when it has none.
@@ -197,11 +228,12 @@ extension StringCatalog {
 }
 
 extension [LocalizedArgument] {
-  /// The first integer argument, which chooses the plural branch of a value that varies by plural.
-  fileprivate var firstInteger: Int? {
+  /// The first number argument, which chooses the plural branch of a value that varies by
+  /// plural.
+  fileprivate var firstPluralCount: PluralCount? {
     for argument in self {
-      if case .int(let number) = argument {
-        return number
+      if let count = argument.pluralOperand {
+        return count
       }
     }
     return nil

@@ -8,7 +8,7 @@ struct MessageRenderer {
   private struct SubstitutionArgument {
     let argument: LocalizedArgument
     let position: Int
-    let conversion: FormatConversion
+    let format: FormatSpecifier
     let specifier: String
   }
 
@@ -43,18 +43,35 @@ struct MessageRenderer {
     return output
   }
 
+  /// Renders segments that hold only literal text and particles, such as
+  /// ``FormatTemplate/verbatimSegments``.
+  ///
+  /// - Parameter segments: The segments.
+  /// - Returns: The text.
+  mutating func render(verbatim segments: [FormatSegment]) -> String {
+    var output = String()
+    render(segments, into: &output, substitution: nil)
+    return output
+  }
+
   private mutating func render(
     _ template: FormatTemplate, into output: inout String, substitution: SubstitutionArgument?
   ) {
-    for segment in template.segments {
+    render(template.segments, into: &output, substitution: substitution)
+  }
+
+  private mutating func render(
+    _ segments: [FormatSegment], into output: inout String, substitution: SubstitutionArgument?
+  ) {
+    for segment in segments {
       switch segment {
       case .literal(let text):
         output += text
-      case .argument(let position, let conversion, let specifier):
+      case .argument(let position, let format, let specifier):
         guard let argument = argument(at: position, specifier: specifier, into: &output) else {
           continue
         }
-        append(argument, as: conversion, position: position, specifier: specifier, into: &output)
+        append(argument, as: format, position: position, specifier: specifier, into: &output)
       case .substitution(let definition, let position, let specifier):
         renderSubstitution(definition, position: position, specifier: specifier, into: &output)
       case .substitutionArgument:
@@ -65,7 +82,7 @@ struct MessageRenderer {
           continue
         }
         append(
-          substitution.argument, as: substitution.conversion, position: substitution.position,
+          substitution.argument, as: substitution.format, position: substitution.position,
           specifier: substitution.specifier, into: &output)
       case .particle(let particle, let written):
         output += particle.form(after: output) ?? written
@@ -82,16 +99,16 @@ struct MessageRenderer {
     guard let argument = argument(at: position, specifier: specifier, into: &output) else {
       return
     }
-    guard let conversion = definition.conversion else {
+    guard let format = definition.format else {
       let problem = SpecifierProblem.invalidSubstitutionFormat(definition.formatSpecifier)
       return appendMarker(
         specifier, .malformedSpecifier(specifier: specifier, problem: problem), into: &output)
     }
     guard let forms = definition.forms else {
       return append(
-        argument, as: conversion, position: position, specifier: specifier, into: &output)
+        argument, as: format, position: position, specifier: specifier, into: &output)
     }
-    guard case .int(let count) = argument else {
+    guard let count = argument.pluralOperand else {
       return appendMarker(
         specifier,
         .mismatchedArgument(specifier: specifier, position: position, argument: argument),
@@ -100,11 +117,11 @@ struct MessageRenderer {
     guard let branch = forms.value(for: count, rule: rule) else {
       return appendMarker(
         specifier,
-        .missingPluralBranch(specifier: specifier, category: rule.category(for: count)),
+        .missingPluralBranch(specifier: specifier, category: count.category(rule)),
         into: &output)
     }
     let context = SubstitutionArgument(
-      argument: argument, position: position, conversion: conversion, specifier: specifier)
+      argument: argument, position: position, format: format, specifier: specifier)
     render(branch.template, into: &output, substitution: context)
   }
 
@@ -121,22 +138,93 @@ struct MessageRenderer {
   }
 
   private mutating func append(
-    _ argument: LocalizedArgument, as conversion: FormatConversion, position: Int,
+    _ argument: LocalizedArgument, as format: FormatSpecifier, position: Int,
     specifier: String, into output: inout String
   ) {
-    switch (conversion, argument) {
-    case (.object, .string(let text)):
-      output += text
-    case (.signed, .int(let number)):
-      output += String(number)
-    case (.unsigned, .int(let number)) where number >= 0:
-      output += String(number)
-    default:
-      appendMarker(
+    if format.isBare {
+      // The specifiers catalogs use most, without the general path's padding logic.
+      switch (format.conversion, argument) {
+      case (.object, .string(let text)):
+        output += text
+        return
+      case (.signed, .int(let number)), (.object, .int(let number)):
+        output += String(number)
+        return
+      default:
+        break
+      }
+    }
+    var width: Int?
+    var precision: Int?
+    var leftJustify = format.flags.contains(.leftJustify)
+    switch format.width {
+    case .fixed(let amount)?:
+      width = amount
+    case .argument(let amountPosition)?:
+      guard let amount = amount(at: amountPosition, specifier: specifier, into: &output) else {
+        return
+      }
+      if amount < 0 { leftJustify = true }
+      width = amount.magnitude <= FormatSpecifier.maximumAmount ? Int(amount.magnitude) : nil
+      guard width != nil else {
+        return appendMarker(
+          specifier,
+          .mismatchedArgument(
+            specifier: specifier, position: amountPosition, argument: .int(amount)),
+          into: &output)
+      }
+    case nil:
+      break
+    }
+    switch format.precision {
+    case .fixed(let amount)?:
+      precision = amount
+    case .argument(let amountPosition)?:
+      guard let amount = amount(at: amountPosition, specifier: specifier, into: &output) else {
+        return
+      }
+      guard amount <= FormatSpecifier.maximumAmount else {
+        return appendMarker(
+          specifier,
+          .mismatchedArgument(
+            specifier: specifier, position: amountPosition, argument: .int(amount)),
+          into: &output)
+      }
+      // A negative precision counts as none, as in C.
+      precision = amount < 0 ? nil : amount
+    case nil:
+      break
+    }
+    let language = language
+    guard
+      let text = ArgumentFormatter.format(
+        argument, as: format, width: width, precision: precision, leftJustify: leftJustify,
+        separators: { ArgumentFormatter.Separators(language: language) })
+    else {
+      return appendMarker(
         specifier,
         .mismatchedArgument(specifier: specifier, position: position, argument: argument),
         into: &output)
     }
+    output += text
+  }
+
+  /// The whole number a `*` width or precision takes, or `nil` after appending a marker when
+  /// the argument is missing or not a whole number.
+  private mutating func amount(
+    at position: Int, specifier: String, into output: inout String
+  ) -> Int? {
+    guard let argument = argument(at: position, specifier: specifier, into: &output) else {
+      return nil
+    }
+    guard case .int(let amount) = argument else {
+      appendMarker(
+        specifier,
+        .mismatchedArgument(specifier: specifier, position: position, argument: argument),
+        into: &output)
+      return nil
+    }
+    return amount
   }
 
   private mutating func appendMarker(

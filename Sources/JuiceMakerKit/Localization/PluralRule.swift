@@ -40,6 +40,16 @@ public enum PluralRule: Sendable, Hashable {
     }
   }
 
+  /// Whether JuiceMaker carries the CLDR rule of a language (English and Korean), rather than
+  /// using its fallback; only then is a category the rule never chooses reported as unused.
+  ///
+  /// - Parameter language: A language tag such as `en` or `ko-KR`.
+  /// - Returns: `true` for `en` and `ko` and their regional forms.
+  public static func carriesRule(for language: String) -> Bool {
+    let primary = language.prefix { $0 != "-" && $0 != "_" }.lowercased()
+    return primary == "en" || primary == "ko"
+  }
+
   /// The categories a plural variation in this language must provide.
   public var requiredCategories: [PluralCategory] {
     switch self {

@@ -5,8 +5,11 @@
 public enum SpecifierProblem: Sendable, Hashable {
   /// The specifier stops before its conversion, such as a lone `%` or `%1$`.
   case incomplete
-  /// The conversion or its length modifier is not supported, such as `%q`, `%s`, or `%5d`.
+  /// The conversion or its length modifier is not supported, such as `%y`, `%n`, `%p`, or
+  /// `%hf`.
   case unknownConversion
+  /// A width or precision is larger than 4096, such as `%99999d`.
+  case widthOrPrecisionTooLarge
   /// The argument number is 0 or too large to represent, such as `%0$@`.
   case invalidPosition
   /// `%#@name@` names a substitution the value does not define.
@@ -26,6 +29,7 @@ extension SpecifierProblem: CustomStringConvertible {
     switch self {
     case .incomplete: "incomplete format specifier"
     case .unknownConversion: "unsupported format specifier"
+    case .widthOrPrecisionTooLarge: "width or precision larger than 4096"
     case .invalidPosition: "invalid argument number"
     case .undefinedSubstitution(let name): "undefined substitution \"\(name)\""
     case .nestedSubstitution: "substitution inside a substitution"

@@ -29,9 +29,28 @@ extension StringCatalog {
   public func validationIssues(
     fruitIDs: [String], juiceIDs: [String], requiredKeys: [String] = []
   ) -> [LocalizationIssue] {
-    let nameKeys = Set(fruitIDs.map(LocalizationKey.fruit) + juiceIDs.map(LocalizationKey.juice))
-    let required = Set(requiredKeys)
-    var issues: [LocalizationIssue] = []
+    issues(
+      nameKeys: Set(fruitIDs.map(LocalizationKey.fruit) + juiceIDs.map(LocalizationKey.juice)),
+      requiredKeys: Set(requiredKeys), checksUnusedNames: true)
+  }
+
+  /// Checks the catalog alone, as an app's catalogs are checked: no key is required and no
+  /// pack is loaded.
+  ///
+  /// It reports the same problems as ``validationIssues(fruitIDs:juiceIDs:requiredKeys:)``
+  /// except missing names and unused names, with the same severities, after the warnings of
+  /// ``loadIssues``.
+  ///
+  /// - Returns: The issues, ordered by key and then by language (source language first).
+  /// - Complexity: O(*k* × *l*) for *k* keys in *l* languages, plus the length of the values.
+  public func validationIssues() -> [LocalizationIssue] {
+    issues(nameKeys: [], requiredKeys: [], checksUnusedNames: false)
+  }
+
+  private func issues(
+    nameKeys: Set<String>, requiredKeys required: Set<String>, checksUnusedNames: Bool
+  ) -> [LocalizationIssue] {
+    var issues: [LocalizationIssue] = storage.issues
     var seen: Set<LocalizationIssue> = []
     func report(
       _ severity: LocalizationIssue.Severity, _ language: String?, _ key: String,
@@ -44,28 +63,57 @@ extension StringCatalog {
       }
     }
 
+    let catalogSource = storage.languageIndices[storage.sourceLanguage] ?? 0
     for key in nameKeys.union(required).union(storage.entries.keys).sorted() {
       let entry = storage.entries[key]
       let isName = nameKeys.contains(key)
-      for (index, language) in storage.languages.enumerated() {
-        let isSource = language == storage.sourceLanguage
-        guard let localization = entry?.localizations[index], localization.hasValue else {
-          guard isSource || entry?.shouldTranslate != false else { continue }
-          let severity: LocalizationIssue.Severity =
-            isSource && (isName || required.contains(key)) ? .error : .warning
+      // A name or a key the program uses is an identifier, never text to show.
+      let isIdentifier = isName || required.contains(key)
+      let sourceIndex = entry?.sourceIndex ?? catalogSource
+      for index in Self.sourceFirst(storage.languages.indices, source: sourceIndex) {
+        let language = storage.languages[index]
+        let isSource = index == sourceIndex
+        guard isSource || entry?.shouldTranslate != false else { continue }
+        guard let entry, let localization = entry.localizations[index], localization.hasValue,
+          !(isSource && entry.keyIsSourceText && isIdentifier)
+        else {
+          if isSource, let entry, entry.keyIsSourceText, !isIdentifier { continue }
+          let severity: LocalizationIssue.Severity = isSource && isIdentifier ? .error : .warning
           report(severity, language, key, isName ? .missingName : .missingString)
           continue
         }
-        for issue in localization.issues(language: language) {
+        for issue in localization.issues(
+          language: language, checksSpecifiers: entry.takesArguments)
+        {
           report(issue.severity, language, key, issue.problem)
         }
       }
       let isNameKey = key.hasPrefix("fruit.") || key.hasPrefix("juice.")
-      if entry != nil, isNameKey, !isName {
+      if checksUnusedNames, entry != nil, isNameKey, !isName {
         report(.warning, nil, key, .unusedName)
       }
     }
     return issues
+  }
+
+  /// Language indices with the source language first, then in order.
+  private static func sourceFirst(_ indices: Range<Int>, source: Int) -> [Int] {
+    [source] + indices.filter { $0 != source }
+  }
+
+  /// Loads catalog files alone and validates them, reporting load errors as issues.
+  ///
+  /// This is what `juice-maker validate --catalog FILE…` runs, for an app's own catalogs.
+  ///
+  /// - Parameter files: The catalog files, merged in the order given.
+  /// - Returns: Every problem of ``init(contentsOf:)`` as an error issue, or the issues of
+  ///   ``validationIssues()``.
+  public static func validationIssues(catalogFiles files: [URL]) -> [LocalizationIssue] {
+    do {
+      return try StringCatalog(contentsOf: files).validationIssues()
+    } catch {
+      return error.issues
+    }
   }
 
   /// Loads the catalogs in a directory and validates them, reporting load errors as issues.
@@ -85,12 +133,19 @@ extension StringCatalog {
       return catalog.validationIssues(
         fruitIDs: fruitIDs, juiceIDs: juiceIDs, requiredKeys: requiredKeys)
     } catch {
-      return error.problems.map { problem in
-        let key: String? =
-          if case .duplicateKey(let key, _, _) = problem { key } else { nil }
-        return LocalizationIssue(
-          severity: .error, language: nil, key: key, problem: .unloadable(problem))
-      }
+      return error.issues
+    }
+  }
+}
+
+extension LocalizationError {
+  /// Each problem as an error issue.
+  fileprivate var issues: [LocalizationIssue] {
+    problems.map { problem in
+      let key: String? =
+        if case .duplicateKey(let key, _, _) = problem { key } else { nil }
+      return LocalizationIssue(
+        severity: .error, language: nil, key: key, problem: .unloadable(problem))
     }
   }
 }
@@ -103,12 +158,18 @@ extension CatalogLocalization {
     switch body {
     case .single(let value): !value.text.isEmpty
     case .plural(let forms): forms.branches.contains { !$0.value.text.isEmpty }
+    case .set(let values): values.contains { !$0.text.isEmpty }
     }
   }
 
   /// The problems of the values, states, specifiers, and plural branches.
+  ///
+  /// - Parameters:
+  ///   - language: The language of the localization.
+  ///   - checksSpecifiers: Whether the key takes arguments; when not, its values are always
+  ///     shown as written and their `%` signs are text.
   fileprivate func issues(
-    language: String
+    language: String, checksSpecifiers: Bool
   ) -> [(severity: LocalizationIssue.Severity, problem: LocalizationIssue.Problem)] {
     var issues: [(severity: LocalizationIssue.Severity, problem: LocalizationIssue.Problem)] = []
     for (branch, value) in labelledValues {
@@ -123,7 +184,7 @@ extension CatalogLocalization {
       case let state?:
         issues.append((.warning, .unknownState(state, branch: branch)))
       }
-      for (specifier, problem) in value.template.problems {
+      for (specifier, problem) in value.template.problems where checksSpecifiers {
         issues.append(
           (.error, .malformedSpecifier(specifier: specifier, problem: problem, branch: branch)))
       }
@@ -137,7 +198,16 @@ extension CatalogLocalization {
         pluralForms.append((forms, name))
       }
     }
+    let carriesRule = PluralRule.carriesRule(for: language)
     for (forms, substitution) in pluralForms {
+      let expected = Set(rule.requiredCategories + [.zero, .other])
+      for (category, _) in forms.branches where carriesRule && !expected.contains(category) {
+        issues.append(
+          (.warning, .unusedPluralCategory(category.rawValue, substitution: substitution)))
+      }
+      for name in forms.unknownNames {
+        issues.append((.warning, .unusedPluralCategory(name, substitution: substitution)))
+      }
       for category in Set(rule.requiredCategories + [.other]).sorted(by: { $0.order < $1.order })
       where forms[category] == nil {
         issues.append(

@@ -20,9 +20,11 @@ public struct StringCatalog: Sendable {
     let languageIndices: [String: Int]
     let entries: [String: CatalogEntry]
     let files: [String]
+    let issues: [LocalizationIssue]
 
     init(
-      sourceLanguage: String, languages: [String], entries: [String: CatalogEntry], files: [String]
+      sourceLanguage: String, languages: [String], entries: [String: CatalogEntry],
+      files: [String], issues: [LocalizationIssue]
     ) {
       self.sourceLanguage = sourceLanguage
       self.languages = languages
@@ -30,14 +32,22 @@ public struct StringCatalog: Sendable {
         languages.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
       self.entries = entries
       self.files = files
+      self.issues = issues
     }
   }
 
-  /// The language of the reference values, used when no other language has a value.
+  /// The source language of the first file loaded.
+  ///
+  /// Each file declares its own source language, and its keys fall back to that one; this one
+  /// is the language a localizer uses when none is requested.
   public var sourceLanguage: String { storage.sourceLanguage }
 
-  /// Every language that has at least one value, normalized (`ko-KR`), the source language first
-  /// and then in alphabetical order.
+  /// What loading noticed but did not stop at, as warnings: a key written twice in one JSON
+  /// object (the last copy is used) and a `version` Xcode has not written.
+  public var loadIssues: [LocalizationIssue] { storage.issues }
+
+  /// Every language that has at least one value or is a file's source language, normalized
+  /// (`ko-KR`), the catalog's source language first and then in alphabetical order.
   public var languages: [String] { storage.languages }
 
   /// Every key, in alphabetical order.

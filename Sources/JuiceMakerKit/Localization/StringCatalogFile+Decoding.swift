@@ -5,53 +5,63 @@ import Foundation
 extension StringCatalogFile {
   /// Decodes one catalog file.
   ///
-  /// The file is parsed once, by the strict parser of packs, which rejects what `JSONDecoder`
-  /// lets pass (a key repeated in one object, where the last value would silently win) and says
-  /// where; the catalog is then read from the parsed tree.
+  /// The file is parsed once, by the strict parser packs use, and the catalog is then read
+  /// from the parsed tree. A key written twice in one object does not stop the file from
+  /// loading: the last copy is used, as `JSONDecoder` and Xcode use it, and the repetition is
+  /// returned to be reported as a warning.
   ///
   /// - Parameters:
   ///   - data: The file's contents.
   ///   - file: The file's name, used in errors.
-  /// - Returns: The decoded file.
+  /// - Returns: The decoded file and the keys written twice.
   /// - Throws: `LocalizationError.malformedJSON` with the line and column, or
-  ///   `LocalizationError.invalidStructure` naming a field that is missing or has the wrong type:
-  ///   with several, the first in the order of the model's fields, and of the members of keyed
-  ///   objects as written.
+  ///   `LocalizationError.invalidStructure` naming a field that is missing or has the wrong type
+  ///   with its JSON path, line, and column: with several, the first in the order of the
+  ///   model's fields, and of the members of keyed objects as written.
   /// - Complexity: O(*n*) in the size of the file.
-  static func decode(_ data: Data, file: String) throws(LocalizationError) -> StringCatalogFile {
-    let root: JSONNode
+  static func decode(
+    _ data: [UInt8], file: String
+  ) throws(LocalizationError) -> (file: StringCatalogFile, duplicates: [JSONParser.DuplicateKey]) {
+    let parsed: (root: JSONNode, duplicates: [JSONParser.DuplicateKey])
     do throws(JSONParser.Failure) {
-      root = try JSONParser.parse([UInt8](data))
+      parsed = try JSONParser.parseKeepingLastDuplicate(data)
     } catch {
       throw .malformedJSON(
         file: file, reason: "line \(error.line), column \(error.column): \(error.reason)")
     }
     do throws(StructureFailure) {
-      return try StringCatalogFile(root)
+      return (try StringCatalogFile(parsed.root), parsed.duplicates)
     } catch {
-      throw .invalidStructure(file: file, path: error.path, reason: error.reason)
+      throw .invalidStructure(
+        file: file, path: error.path, line: error.line, column: error.column,
+        reason: error.reason)
     }
   }
 }
 
 /// A field of a parsed catalog that is missing or has the wrong type.
 ///
-/// The reasons are worded as `JSONDecoder`'s, which read catalogs before.
+/// The reasons are worded as the pack decoder's, which reads with the same parser.
 private struct StructureFailure: Error {
-  /// What is wrong, such as `Expected to decode String but found number instead.`
+  /// What is wrong, such as `expected a string, found the number 3`.
   let reason: String
+  /// The 1-based line and column of the value at fault, or of the object that lacks a field.
+  let line: Int
+  let column: Int
   /// The names from the failing field out to the root.
   private var reversedPath: [String]
 
-  /// A failure of the value itself, before its path is known.
-  init(_ reason: String) {
+  /// A failure of a value, before its path is known.
+  init(_ reason: String, at node: JSONNode) {
     self.reason = reason
+    self.line = node.line
+    self.column = node.column
     self.reversedPath = []
   }
 
-  /// A required field that is absent.
-  static func missing(_ name: String) -> StructureFailure {
-    StructureFailure("missing required field \"\(name)\"").inside(name)
+  /// A required field that is absent from an object.
+  static func missing(_ name: String, in object: JSONNode) -> StructureFailure {
+    StructureFailure("missing required field \"\(name)\"", at: object).inside(name)
   }
 
   /// The same failure, one level further out: inside the member `name`.
@@ -114,7 +124,7 @@ extension StringCatalogFile: NodeDecodable {
       default: break
       }
     }
-    self.sourceLanguage = try sourceLanguage.readRequired("sourceLanguage")
+    self.sourceLanguage = try sourceLanguage.readRequired("sourceLanguage", in: node)
     self.version = try version.read("version")
     self.strings = try strings.readMembers("strings")
   }
@@ -141,16 +151,18 @@ extension StringCatalogFile.Entry: NodeDecodable {
 
 extension StringCatalogFile.Localization: NodeDecodable {
   fileprivate init(_ node: JSONNode) throws(StructureFailure) {
-    var stringUnit, variations, substitutions: JSONNode?
+    var stringUnit, stringSet, variations, substitutions: JSONNode?
     for member in try node.object() {
       switch member.key {
       case "stringUnit": stringUnit = member.node
+      case "stringSet": stringSet = member.node
       case "variations": variations = member.node
       case "substitutions": substitutions = member.node
       default: break
       }
     }
     self.stringUnit = try stringUnit.read("stringUnit")
+    self.stringSet = try stringSet.read("stringSet")
     self.variations = try variations.read("variations")
     self.substitutions = try substitutions.readMembers("substitutions")
   }
@@ -167,7 +179,22 @@ extension StringCatalogFile.StringUnit: NodeDecodable {
       }
     }
     self.state = try state.read("state")
-    self.value = try value.readRequired("value")
+    self.value = try value.readRequired("value", in: node)
+  }
+}
+
+extension StringCatalogFile.StringSet: NodeDecodable {
+  fileprivate init(_ node: JSONNode) throws(StructureFailure) {
+    var state, values: JSONNode?
+    for member in try node.object() {
+      switch member.key {
+      case "state": state = member.node
+      case "values": values = member.node
+      default: break
+      }
+    }
+    self.state = try state.read("state")
+    self.values = try values.readRequired("values", in: node)
   }
 }
 
@@ -245,13 +272,15 @@ extension Optional where Wrapped == JSONNode {
 
   /// Reads a field that must be present.
   ///
-  /// - Parameter name: The field's name, for the path of a failure.
+  /// - Parameters:
+  ///   - name: The field's name, for the path of a failure.
+  ///   - object: The object the field belongs to, which a failure points at when it is absent.
   /// - Returns: The value.
   /// - Throws: `StructureFailure` when the field is absent, or inside the field.
   fileprivate func readRequired<Value: NodeDecodable>(
-    _ name: String
+    _ name: String, in object: JSONNode
   ) throws(StructureFailure) -> Value {
-    guard let node = self else { throw .missing(name) }
+    guard let node = self else { throw .missing(name, in: object) }
     do {
       return try Value(node)
     } catch {
@@ -297,62 +326,64 @@ extension JSONNode {
 
   /// The members of an object.
   fileprivate func object() throws(StructureFailure) -> [JSONMember] {
-    switch value {
-    case .object(let members):
-      return members
-    case .null:
-      throw StructureFailure("Cannot get keyed decoding container -- found null value instead")
-    default:
-      throw mismatch("Dictionary<String, Any>")
-    }
+    guard case .object(let members) = value else { throw mismatch("an object") }
+    return members
+  }
+
+  /// The elements of an array.
+  fileprivate func array() throws(StructureFailure) -> [JSONNode] {
+    guard case .array(let elements) = value else { throw mismatch("an array") }
+    return elements
   }
 
   /// The failure of a node that is not of the expected type, such as
-  /// `Expected to decode String but found number instead.`
-  fileprivate func mismatch(_ type: String) -> StructureFailure {
-    let found =
-      switch value {
-      case .object: "a dictionary"
-      case .array: "an array"
-      case .string: "a string"
-      case .number: "number"
-      case .bool: "bool"
-      case .null: "null"
-      }
-    return StructureFailure("Expected to decode \(type) but found \(found) instead.")
+  /// `expected a string, found the number 3`.
+  fileprivate func mismatch(_ expected: String) -> StructureFailure {
+    StructureFailure("expected \(expected), found \(value.kindName.abridgedInProblem)", at: self)
   }
 }
 
 extension String: NodeDecodable {
   fileprivate init(_ node: JSONNode) throws(StructureFailure) {
-    switch node.value {
-    case .string(let text):
-      self = text
-    case .null:
-      throw StructureFailure("Cannot get value of type String -- found null value instead")
-    default:
-      throw node.mismatch("String")
-    }
+    guard case .string(let text) = node.value else { throw node.mismatch("a string") }
+    self = text
   }
 }
 
 extension Bool: NodeDecodable {
   fileprivate init(_ node: JSONNode) throws(StructureFailure) {
-    guard case .bool(let flag) = node.value else { throw node.mismatch("Bool") }
+    guard case .bool(let flag) = node.value else { throw node.mismatch("true or false") }
     self = flag
   }
 }
 
 extension Int: NodeDecodable {
-  /// Reads a whole number, written `2`, `2.0`, or `2e0` alike, as `JSONDecoder` read it.
+  /// Reads a whole number written as one, such as `2`; `2.0` and `2e0` are refused, as in packs.
   fileprivate init(_ node: JSONNode) throws(StructureFailure) {
-    guard case .number(let text) = node.value else { throw node.mismatch("Int") }
-    if let integer = Int(text) {
-      self = integer
-    } else if let number = Double(text), let integer = Int(exactly: number) {
-      self = integer
-    } else {
-      throw StructureFailure("Parsed JSON number <\(text)> does not fit in Int.")
+    guard case .number(let text) = node.value else { throw node.mismatch("a whole number") }
+    guard let integer = Int(text) else {
+      let isWhole = !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
+      let reason =
+        !isWhole
+        ? "\(text.abridgedInProblem) is not a whole number"
+        : text.hasPrefix("-")
+          ? "\(text.abridgedInProblem) is too small" : "\(text.abridgedInProblem) is too large"
+      throw StructureFailure(reason, at: node)
     }
+    self = integer
+  }
+}
+
+extension [String]: NodeDecodable {
+  fileprivate init(_ node: JSONNode) throws(StructureFailure) {
+    var result: [String] = []
+    for (index, element) in try node.array().enumerated() {
+      do {
+        result.append(try String(element))
+      } catch {
+        throw error.inside(String(index))
+      }
+    }
+    self = result
   }
 }

@@ -6,7 +6,7 @@
 ///
 /// Objects keyed by name (`strings` by key, `localizations` by language tag, `plural` by
 /// category, `device` by device, `substitutions` by name) keep their members in written order as
-/// `(name, value)` pairs; the strict parser has already rejected a name written twice.
+/// `(name, value)` pairs; of a name written twice, the parser has kept the last copy.
 struct StringCatalogFile: Sendable {
   /// The language whose values are the reference, usually `en`.
   var sourceLanguage: String
@@ -27,6 +27,8 @@ struct StringCatalogFile: Sendable {
   /// One key in one language.
   struct Localization: Sendable {
     var stringUnit: StringUnit?
+    /// Several values, as Xcode writes for an array in `Info.plist` or App Shortcuts phrases.
+    var stringSet: StringSet?
     var variations: Variations?
     var substitutions: [(name: String, value: Substitution)]?
   }
@@ -35,6 +37,12 @@ struct StringCatalogFile: Sendable {
   struct StringUnit: Sendable {
     var state: String?
     var value: String
+  }
+
+  /// Several values with one translation state.
+  struct StringSet: Sendable {
+    var state: String?
+    var values: [String]
   }
 
   /// Values that vary by plural category or by device.

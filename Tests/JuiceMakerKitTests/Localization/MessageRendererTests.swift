@@ -13,10 +13,14 @@ struct MessageRendererTests {
       ("%2$@ before %1$@", ["kiwi", "mango"], "mango before kiwi"),
       ("only %2$@", ["kiwi", "mango"], "only mango"),
       ("%1$@, %1$@!", ["kiwi"], "kiwi, kiwi!"),
+      ("%2$@ %@", ["kiwi", "mango"], "mango kiwi"),
       ("%lld %ld %d %i", [1, -2, 3, 4], "1 -2 3 4"),
       ("%u %llu %lu", [5, 6, 7], "5 6 7"),
       ("%2$lld of %1$@", ["kiwi", 9_000_000_000], "9000000000 of kiwi"),
-      ("100%% fresh", [], "100% fresh"),
+      ("100%% fresh", ["x"], "100% fresh"),
+      ("100%% fresh", [], "100%% fresh"),
+      ("50% off", [], "50% off"),
+      ("%@ and %lld", [], "%@ and %lld"),
       ("%%%@%%", ["x"], "%x%"),
       ("no specifiers", ["unused"], "no specifiers"),
     ] as [(String, [LocalizedArgument], String)])
@@ -46,8 +50,13 @@ struct MessageRendererTests {
 
   @Test(arguments: [
     ("%lld kiwis", LocalizedArgument.string("many"), "⟨%lld?⟩ kiwis"),
-    ("%@ kiwis", .int(3), "⟨%@?⟩ kiwis"),
+    ("%f kiwis", .int(3), "⟨%f?⟩ kiwis"),
+    ("%d kiwis", .double(1.5), "⟨%d?⟩ kiwis"),
     ("%u kiwis", .int(-3), "⟨%u?⟩ kiwis"),
+    ("%x kiwis", .int(-3), "⟨%x?⟩ kiwis"),
+    ("%c kiwis", .int(-3), "⟨%c?⟩ kiwis"),
+    ("%c kiwis", .int(0xD800), "⟨%c?⟩ kiwis"),
+    ("%s kiwis", .int(3), "⟨%s?⟩ kiwis"),
   ])
   func argumentOfTheWrongKindRendersAMarker(
     value: String, argument: LocalizedArgument, expected: String

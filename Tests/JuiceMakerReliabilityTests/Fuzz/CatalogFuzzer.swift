@@ -14,6 +14,7 @@ public func catalogFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int)
   _ = catalog.validationIssues(fruitIDs: ["kiwi"], juiceIDs: ["kiwi-juice"])
   let argumentLists: [[LocalizedArgument]] = [
     [], [.string("Kiwi"), .int(2)], [.int(Int.min), .int(Int.max), .string("\u{1B}")],
+    [.double(.nan), .double(-0.0), .int(-4_096)], [.int(4_096), .double(1e308), .string("")],
   ]
   for language in catalog.languages {
     let localizer = catalog.localizer(for: language)

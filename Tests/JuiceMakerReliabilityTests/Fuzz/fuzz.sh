@@ -23,7 +23,7 @@ case $target in
     ;;
   catalog)
     entry=$here/CatalogFuzzer.swift
-    seeds="$root/Localization $here/../Corpus/catalogs"
+    seeds="$root/Localization $here/../Corpus/catalogs $root/Tests/JuiceMakerKitTests/Fixtures/Localization/Xcode"
     ;;
   *)
     echo "usage: $0 [packs|catalog] [seconds]" >&2

@@ -123,8 +123,8 @@ enum CorpusGenerator {
           + repeated("]", 5000) + Array("}}".utf8),
         to: layout.localization + "/Deep.xcstrings")
     case "hugeCatalogValue":
-      // 400 KB of escaped percent signs, then one incomplete specifier.
-      let value = String(repeating: "%%", count: 200_000) + "%"
+      // An argument, 400 KB of escaped percent signs, then one incomplete specifier.
+      let value = "%1$@" + String(repeating: "%%", count: 200_000) + "%"
       let document: [String: Any] = [
         "sourceLanguage": "en",
         "strings": [
