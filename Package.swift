@@ -7,6 +7,7 @@ let package = Package(
   products: [
     .library(name: "JuiceMakerKit", targets: ["JuiceMakerKit"]),
     .library(name: "JuiceMakerSQLite", targets: ["JuiceMakerSQLite"]),
+    .library(name: "JuiceMakerPostgres", targets: ["JuiceMakerPostgres"]),
     .executable(name: "juice-maker", targets: ["juice-maker"]),
   ],
   targets: [
@@ -17,13 +18,24 @@ let package = Package(
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
     ),
     .target(name: "JuiceMakerSQLite", dependencies: ["JuiceMakerKit", "CSQLite"]),
-    .target(name: "JuiceMakerCLI", dependencies: ["JuiceMakerKit", "JuiceMakerSQLite"]),
+    .systemLibrary(
+      name: "CLibPQ",
+      pkgConfig: "libpq",
+      providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+    ),
+    .target(name: "JuiceMakerPostgres", dependencies: ["JuiceMakerKit", "CLibPQ"]),
+    // A throwaway PostgreSQL server in a temporary directory, for the tests and the benchmark.
+    .target(name: "TemporaryPostgres"),
+    .target(
+      name: "JuiceMakerCLI",
+      dependencies: ["JuiceMakerKit", "JuiceMakerSQLite", "JuiceMakerPostgres"]),
     .executableTarget(name: "juice-maker", dependencies: ["JuiceMakerCLI"]),
     // `swift run -c release juice-maker-benchmark` builds the two programs it starts too.
     .executableTarget(
       name: "juice-maker-benchmark",
       dependencies: [
-        "JuiceMakerKit", "JuiceMakerSQLite", "JuiceMakerCLI", "juice-maker", "juice-maker-baseline",
+        "JuiceMakerKit", "JuiceMakerSQLite", "JuiceMakerPostgres", "TemporaryPostgres",
+        "JuiceMakerCLI", "juice-maker", "juice-maker-baseline",
       ]
     ),
     // The bare Foundation program the benchmark times `juice-maker stock` against.
@@ -36,7 +48,12 @@ let package = Package(
     // `StorageUnderTest` and a dependency here.
     .testTarget(
       name: "JuiceMakerStorageConformanceTests",
-      dependencies: ["JuiceMakerKit", "JuiceMakerSQLite"]),
+      dependencies: [
+        "JuiceMakerKit", "JuiceMakerSQLite", "JuiceMakerPostgres", "TemporaryPostgres",
+      ]),
+    .testTarget(
+      name: "JuiceMakerPostgresTests",
+      dependencies: ["JuiceMakerPostgres", "CLibPQ", "TemporaryPostgres", "juice-maker"]),
     .testTarget(
       name: "JuiceMakerReliabilityTests",
       dependencies: ["JuiceMakerKit", "JuiceMakerSQLite", "JuiceMakerCLI", "juice-maker"],

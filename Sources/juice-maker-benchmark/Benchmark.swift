@@ -21,6 +21,9 @@ struct Benchmark {
     if options.wantsGroup("orders") {
       try OrderBenchmarks(options: options).run(into: &report)
     }
+    if options.wantsGroup("rush") {
+      try RushBenchmarks(options: options, paths: paths).run(into: &report)
+    }
     if options.wantsGroup("catalog") || options.wantsGroup("memory") {
       let fixture = try CatalogFixture.make()
       defer { fixture.remove() }
@@ -36,6 +39,9 @@ struct Benchmark {
     }
     if options.wantsGroup("durable") {
       try DurableBenchmarks(options: options).run(into: &report)
+    }
+    if options.wantsGroup("postgres") {
+      try PostgresBenchmarks(options: options).run(into: &report)
     }
     if options.wantsGroup("rendering") {
       try RenderingBenchmarks(options: options, paths: paths).run(into: &report)

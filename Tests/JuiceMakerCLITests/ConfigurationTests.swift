@@ -98,7 +98,10 @@ struct ConfigurationTests {
       (["menu", "--help"], "Usage: juice-maker menu [options]"),
       (["stock", "--help"], "Usage: juice-maker stock [add|remove|set FRUIT N] [options]"),
       (["stock", "add", "--help"], "Usage: juice-maker stock [add|remove|set FRUIT N] [options]"),
-      (["order", "--help"], "Usage: juice-maker order JUICE [--count N] [options]"),
+      (
+        ["order", "--help"],
+        "Usage: juice-maker order JUICE [--count N] [--request-id ID] [options]"
+      ),
       (["shop", "--help"], "Usage: juice-maker shop [options]"),
       (["history", "--help"], "Usage: juice-maker history [--limit N] [options]"),
       (["validate", "--help"], "Usage: juice-maker validate [options]"),

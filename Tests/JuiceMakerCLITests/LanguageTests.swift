@@ -57,8 +57,10 @@ struct LanguageTests {
   @Test func helpIsLocalized() async throws {
     let sandbox = try Sandbox()
     let english = try await sandbox.run(["order", "--help"])
-    #expect(english.lines.first == "Usage: juice-maker order JUICE [--count N] [options]")
+    #expect(
+      english.lines.first
+        == "Usage: juice-maker order JUICE [--count N] [--request-id ID] [options]")
     let korean = try await sandbox.run(["order", "--help"], environment: ["LANG": "ko_KR.UTF-8"])
-    #expect(korean.lines.first == "사용법: juice-maker order JUICE [--count N] [옵션]")
+    #expect(korean.lines.first == "사용법: juice-maker order JUICE [--count N] [--request-id ID] [옵션]")
   }
 }

@@ -132,3 +132,25 @@ struct OrderCommandTests {
     #expect(history.first?.string("shop") == "downtown")
   }
 }
+
+/// `order JUICE --request-id ID`: an order sent again is made once.
+struct RequestIDTests {
+  @Test func anOrderSentTwiceIsMadeOnceAndReportsTheFirstOutcome() async throws {
+    let sandbox = try Sandbox()
+    let first = try await sandbox.run(["order", "banana-juice", "--request-id", "till-7-0001"])
+    let second = try await sandbox.run(["order", "banana-juice", "--request-id", "till-7-0001"])
+    #expect(first.status == 0, "\(first)")
+    #expect(second.status == 0, "\(second)")
+    #expect(second.stdout == first.stdout)
+    #expect(try await sandbox.stock()["banana"] == 8)
+    #expect(try await sandbox.history().count == 1)
+  }
+
+  @Test(arguments: ["", "has space", String(repeating: "x", count: 129), "줄"])
+  func aBadRequestIDIsAUsageError(id: String) async throws {
+    let sandbox = try Sandbox()
+    let outcome = try await sandbox.run(["--json", "order", "banana-juice", "--request-id", id])
+    #expect(outcome.status == 64, "\(outcome)")
+    #expect(try await sandbox.stock()["banana"] == 10)
+  }
+}

@@ -26,7 +26,7 @@ struct StockCommandTests {
     #expect(removed.stdout == "딸기 재고: 6개\n")
     let set = try await sandbox.run(["stock", "set", "Mangoes", "0"])
     #expect(set.status == 0, "\(set)")
-    #expect(set.stdout == "mango: 0 in stock\n")
+    #expect(set.stdout == "mango: 10 → 0 in stock\n")
     #expect(
       try await sandbox.stock() == [
         "strawberry": 6, "banana": 10, "pineapple": 10, "kiwi": 15, "mango": 0,
@@ -135,6 +135,35 @@ struct StockCommandTests {
     let sandbox = try Sandbox()
     let outcome = try await sandbox.run(["stock", "set", "kiwi", "10"])
     #expect(outcome.status == 0, "\(outcome)")
-    #expect(outcome.stdout == "kiwi: 10 in stock\n")
+    #expect(outcome.stdout == "kiwi: 10 → 10 in stock\n")
+  }
+}
+
+/// `stock set FRUIT N --if-stock M`: a set based on a level seen earlier.
+struct ConditionalSetTests {
+  @Test func setWithTheCurrentLevelSucceeds() async throws {
+    let sandbox = try Sandbox()
+    let outcome = try await sandbox.run(["stock", "set", "kiwi", "5", "--if-stock", "10"])
+    #expect(outcome.status == 0, "\(outcome)")
+    #expect(outcome.stdout == "kiwi: 10 → 5 in stock\n")
+    #expect(try await sandbox.stock()["kiwi"] == 5)
+  }
+
+  @Test func setWithAStaleLevelIsRefusedWithTheCurrentOne() async throws {
+    let sandbox = try Sandbox()
+    sandbox.setStock(["kiwi": 12])
+    let outcome = try await sandbox.run(["--json", "stock", "set", "kiwi", "5", "--if-stock", "10"])
+    #expect(outcome.status == 1, "\(outcome)")
+    let document = try outcome.json()
+    #expect(document.string("error") == "stockChanged")
+    #expect(document.string("message")?.contains("12") == true, "\(outcome)")
+    #expect(try await sandbox.stock()["kiwi"] == 12)
+  }
+
+  @Test func ifStockOnlyAppliesToSet() async throws {
+    let sandbox = try Sandbox()
+    let outcome = try await sandbox.run(["stock", "add", "kiwi", "5", "--if-stock", "10"])
+    #expect(outcome.status == 64, "\(outcome)")
+    #expect(try await sandbox.stock()["kiwi"] == 10)
   }
 }

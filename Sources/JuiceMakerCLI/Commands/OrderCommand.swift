@@ -1,6 +1,7 @@
 import JuiceMakerKit
 
-/// `juice-maker order JUICE [--count N]`: makes juice, all or nothing.
+/// `juice-maker order JUICE [--count N] [--request-id ID]`: makes juice, all or nothing,
+/// once per request id.
 struct OrderCommand {
   let context: Context
 
@@ -10,12 +11,19 @@ struct OrderCommand {
       try context.invocation["count"].map { text throws(CLIError) in
         try Quantity.parse(text, for: "--count", .positive)
       } ?? 1
+    let requestID = try context.invocation["request-id"].map { text throws(CLIError) in
+      do {
+        return try RequestID(validating: text)
+      } catch {
+        throw .invalidRequestID(text)
+      }
+    }
     let catalog = try context.loadCatalog()
     let juice = try NameIndex(catalog: catalog, strings: context.strings).juice(
       named: given[0], in: catalog)
     let store = try context.openStore(for: catalog)
     let shop = JuiceMaker(name: context.shopName, catalog: catalog, store: store)
-    let order = try Self.make(juice, count: count, at: shop)
+    let order = try Self.make(juice, count: count, at: shop, requestID: requestID)
     let texts = context.texts
     if context.json {
       context.emit(
@@ -31,9 +39,9 @@ struct OrderCommand {
   }
 
   /// Makes juice, turning the shop's refusal into the command's.
-  static func make(
-    _ juice: Juice, count: Int, at shop: JuiceMaker, requestID: RequestID? = nil
-  ) throws(CLIError) -> Order {
+  static func make(_ juice: Juice, count: Int, at shop: JuiceMaker, requestID: RequestID? = nil)
+    throws(CLIError) -> Order
+  {
     do throws(JuiceMakerError) {
       return try shop.make(juice, count: count, requestID: requestID)
     } catch {

@@ -1,6 +1,5 @@
 import Foundation
 import JuiceMakerKit
-import Synchronization
 
 /// `juice-maker rush --shops N --orders M [--seed S] [--threads | --tasks] [--store FILE]`:
 /// many shops ordering against one store at once, with a report and a conservation check.
@@ -9,16 +8,6 @@ import Synchronization
 /// gives the same result.
 struct RushCommand {
   let context: Context
-
-  /// How a rush runs its shops.
-  enum Mode: String, Encodable {
-    /// Shops take turns on one thread; the result depends only on the seed.
-    case sequential
-    /// One OS thread per shop.
-    case threads
-    /// One task per shop, on the cooperative pool.
-    case tasks
-  }
 
   func run() throws(CLIError) {
     _ = try context.arguments([], command: "rush")
@@ -30,7 +19,7 @@ struct RushCommand {
     if invocation.has("threads") && invocation.has("tasks") {
       throw .conflictingOptions("--threads", "--tasks")
     }
-    let mode: Mode =
+    let mode: Rush.Mode =
       invocation.has("threads") ? .threads : invocation.has("tasks") ? .tasks : .sequential
     let catalog = try context.loadCatalog()
     let store: FruitStore
@@ -85,198 +74,6 @@ struct RushCommand {
   }
 }
 
-/// A rush of orders from many shops against one store.
-struct Rush: Sendable {
-  /// What one shop or one juice saw.
-  struct Tally: Sendable, Encodable {
-    var made = 0
-    var refused = 0
-  }
-
-  /// The outcome of a rush.
-  struct Report: Sendable {
-    var shops: [Tally]
-    var juices: [Tally]
-    var made: Int { shops.reduce(0) { $0 + $1.made } }
-    var refused: Int { shops.reduce(0) { $0 + $1.refused } }
-    var seconds: Double
-    /// The first failure of a shop other than a refusal for stock, if any.
-    var failure: JuiceMakerError?
-    /// Every level after the rush.
-    var final: [Int]
-    /// What broke the conservation law, or `nil` when it held.
-    var broken: String?
-  }
-
-  /// What one shop did, for the conservation check.
-  struct ShopResult: Sendable {
-    var tally = Tally()
-    var juices: [Tally]
-    var withdrawn: [Int]
-    var restocked: [Int]
-    /// The first order or restock that failed for another reason than stock; the
-    /// shop stops there.
-    var failure: JuiceMakerError?
-  }
-
-  let catalog: Catalog
-  let store: FruitStore
-  let shops: Int
-  let orders: Int
-  let seed: UInt64
-  /// Every this many orders a shop restocks one fruit.
-  static let restockInterval = 10
-
-  func run(_ mode: RushCommand.Mode) throws(FruitStoreError) -> Report {
-    let initial = try store.levels()
-    let start = ContinuousClock.now
-    var results: [ShopResult]
-    switch mode {
-    case .sequential:
-      var states = (0..<shops).map { ShopState(rush: self, index: $0) }
-      for _ in 0..<orders {
-        for index in states.indices where states[index].result.failure == nil {
-          states[index].step()
-        }
-      }
-      results = states.map(\.result)
-    case .threads:
-      let collected = Mutex<[Int: ShopResult]>([:])
-      let group = DispatchGroup()
-      for index in 0..<shops {
-        group.enter()
-        let thread = Thread {
-          var state = ShopState(rush: self, index: index)
-          for _ in 0..<orders where state.result.failure == nil { state.step() }
-          let result = state.result
-          collected.withLock { $0[index] = result }
-          group.leave()
-        }
-        thread.start()
-      }
-      group.wait()
-      results = collected.withLock { all in (0..<shops).compactMap { all[$0] } }
-    case .tasks:
-      let collected = Mutex<[Int: ShopResult]>([:])
-      let semaphore = DispatchSemaphore(value: 0)
-      let rush = self
-      Task.detached {
-        await withTaskGroup(of: (Int, ShopResult).self) { group in
-          for index in 0..<rush.shops {
-            group.addTask {
-              var state = ShopState(rush: rush, index: index)
-              for _ in 0..<rush.orders where state.result.failure == nil { state.step() }
-              return (index, state.result)
-            }
-          }
-          for await (index, result) in group {
-            collected.withLock { $0[index] = result }
-          }
-        }
-        semaphore.signal()
-      }
-      semaphore.wait()
-      results = collected.withLock { all in (0..<shops).compactMap { all[$0] } }
-    }
-    let elapsed = ContinuousClock.now - start
-    let final = try store.levels()
-    var broken: [String] = []
-    for (index, fruit) in store.fruits.enumerated() {
-      // Wrapping sums: with a pack's huge counts the tallies may pass Int.max, and the
-      // law still holds modulo 2^64.
-      let withdrawn = results.reduce(0) { $0 &+ $1.withdrawn[index] }
-      let restocked = results.reduce(0) { $0 &+ $1.restocked[index] }
-      let expected = initial[index] &+ restocked &- withdrawn
-      if final[index] != expected || final[index] < 0 {
-        broken.append("\(fruit): expected \(expected), found \(final[index])")
-      }
-    }
-    var juices = [Tally](repeating: Tally(), count: catalog.juices.count)
-    for result in results {
-      for (index, tally) in result.juices.enumerated() {
-        juices[index].made += tally.made
-        juices[index].refused += tally.refused
-      }
-    }
-    let seconds =
-      Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    return Report(
-      shops: results.map(\.tally), juices: juices, seconds: seconds,
-      failure: results.lazy.compactMap(\.failure).first, final: final,
-      broken: broken.isEmpty ? nil : broken.joined(separator: "; "))
-  }
-
-  /// One shop's state during a rush: its random numbers and its tallies.
-  struct ShopState {
-    let shop: JuiceMaker
-    let weights: [Int]
-    let totalWeight: Int
-    let fruitIndices: [Fruit.ID: Int]
-    var random: SplitMix64
-    var result: ShopResult
-    var steps = 0
-
-    init(rush: Rush, index: Int) {
-      shop = JuiceMaker(name: "shop-\(index + 1)", catalog: rush.catalog, store: rush.store)
-      // Juices that take fewer fruits are ordered more often, as on a real menu.
-      weights = rush.catalog.juices.map { juice in
-        // Counts are capped before adding, so a pack's huge counts cannot overflow.
-        let fruits = juice.ingredients.reduce(0) { $0 + min($1.count, 32) }
-        return max(1, 32 / max(1, fruits))
-      }
-      totalWeight = weights.reduce(0, +)
-      fruitIndices = Dictionary(
-        uniqueKeysWithValues: rush.store.fruits.enumerated().map { ($1, $0) })
-      random = SplitMix64(seed: rush.seed &+ UInt64(index) &* 0x9E37_79B9)
-      result = ShopResult(
-        juices: [Tally](repeating: Tally(), count: rush.catalog.juices.count),
-        withdrawn: [Int](repeating: 0, count: rush.store.fruits.count),
-        restocked: [Int](repeating: 0, count: rush.store.fruits.count))
-    }
-
-    mutating func step() {
-      steps += 1
-      let catalog = shop.catalog
-      if steps % Rush.restockInterval == 0, !catalog.fruits.isEmpty {
-        let fruit = catalog.fruits[Int(random.next() % UInt64(catalog.fruits.count))].id
-        let amount = Int(random.next() % 20) + 1
-        do {
-          try shop.restock(amount, of: fruit)
-          if let index = fruitIndices[fruit] { result.restocked[index] &+= amount }
-        } catch {
-          // A pack's huge stock may overflow; anything else ends the rush.
-          if case .overflow = error {} else { result.failure = error }
-        }
-      }
-      guard totalWeight > 0 else { return }
-      var pick = Int(random.next() % UInt64(totalWeight))
-      var juiceIndex = 0
-      while pick >= weights[juiceIndex] {
-        pick -= weights[juiceIndex]
-        juiceIndex += 1
-      }
-      let juice = catalog.juices[juiceIndex]
-      do throws(JuiceMakerError) {
-        try shop.make(juice)
-        result.tally.made += 1
-        result.juices[juiceIndex].made += 1
-        for ingredient in juice.ingredients {
-          if let index = fruitIndices[ingredient.fruit] {
-            result.withdrawn[index] &+= ingredient.count
-          }
-        }
-      } catch {
-        guard case .outOfStock = error else {
-          result.failure = error
-          return
-        }
-        result.tally.refused += 1
-        result.juices[juiceIndex].refused += 1
-      }
-    }
-  }
-}
-
 /// The `--json` report of a rush.
 struct RushDocument: Encodable {
   struct Shop: Encodable {
@@ -292,7 +89,7 @@ struct RushDocument: Encodable {
   }
 
   let ok: Bool
-  let mode: RushCommand.Mode
+  let mode: Rush.Mode
   let made: Int
   let refused: Int
   let seconds: Double
@@ -303,7 +100,7 @@ struct RushDocument: Encodable {
   let conserved: Bool
   let problem: String?
 
-  init(_ report: Rush.Report, mode: RushCommand.Mode, catalog: Catalog, store: FruitStore) {
+  init(_ report: Rush.Report, mode: Rush.Mode, catalog: Catalog, store: FruitStore) {
     ok = report.broken == nil
     self.mode = mode
     made = report.made

@@ -197,7 +197,8 @@ struct ShopCommand {
       do throws(CLIError) {
         let (action, fruit, quantity) = try parseEdit(trimmed, store: store, names: names)
         let level = try StockCommand.edit(action, quantity, of: fruit, in: store, by: shop.name)
-        context.say(texts.string("stock.updated", .string(texts.name(of: fruit)), .int(level)))
+        context.say(
+          texts.string("stock.updated", .string(texts.name(of: fruit)), .int(level.after)))
         showScreen = true
       } catch {
         if case .storeUnavailable = error { throw error }

@@ -21,6 +21,8 @@ enum CLIError: Error, Equatable, Sendable {
   case missingArgument(argument: String, command: String)
   /// An argument the command does not take.
   case unexpectedArgument(String, command: String)
+  /// A request id that is empty, longer than 128 bytes, or not printable ASCII.
+  case invalidRequestID(String)
   /// A count or quantity that is not a whole number.
   case notWholeNumber(value: String, option: String)
   /// A whole number too large for the shop.
@@ -86,6 +88,7 @@ enum CLIError: Error, Equatable, Sendable {
     case .conflictingOptions: "conflictingOptions"
     case .missingArgument: "missingArgument"
     case .unexpectedArgument: "unexpectedArgument"
+    case .invalidRequestID: "invalidRequestID"
     case .notWholeNumber: "notWholeNumber"
     case .tooLarge: "tooLarge"
     case .notPositive: "notPositive"
@@ -130,6 +133,8 @@ enum CLIError: Error, Equatable, Sendable {
       return l.string("error.missingArgument", s(argument), s(command))
     case .unexpectedArgument(let argument, let command):
       return l.string("error.unexpectedArgument", s(argument), s(command))
+    case .invalidRequestID(let value):
+      return l.string("error.invalidRequestID", s(value))
     case .notWholeNumber(let value, let option):
       return l.string("error.notWholeNumber", s(value), s(option))
     case .tooLarge(let value, let option):

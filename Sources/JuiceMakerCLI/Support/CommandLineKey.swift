@@ -4,7 +4,8 @@ enum CommandLineKey {
   /// Every key, for `validate`.
   static let all: [String] =
     [
-      "menu.makeable", "menu.ingredient", "stock.updated", "shop.prompt", "shop.quit", "shop.bye",
+      "menu.makeable", "menu.ingredient", "stock.updated", "stock.changed", "shop.prompt",
+      "shop.quit", "shop.bye",
       "shop.stock.help", "history.empty", "history.kind.order", "history.kind.add",
       "history.kind.remove", "history.kind.set", "history.outcome.done",
       "history.outcome.refused", "validate.summary", "validate.catalogSummary", "rush.report",
@@ -16,7 +17,7 @@ enum CommandLineKey {
       "error.tooLarge", "error.notPositive", "error.negative", "error.unknownJuice",
       "error.unknownFruit", "error.ambiguousName", "error.overflow", "error.invalidPacks",
       "error.validationFailed", "error.invalidStore", "error.storeUnavailable",
-      "error.conservationBroken",
+      "error.conservationBroken", "error.invalidRequestID",
     ] + Help.topics.map { "help." + $0 } + fullScreen
 
   /// The keys of the full-screen shop.

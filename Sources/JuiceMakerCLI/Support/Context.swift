@@ -1,5 +1,6 @@
 import Foundation
 import JuiceMakerKit
+import JuiceMakerPostgres
 import JuiceMakerSQLite
 
 /// What every command needs: the parsed command line, the data, and the streams.
@@ -48,7 +49,11 @@ struct Context {
   /// Opens the durable store for the catalog's fruits.
   func openStore(for catalog: Catalog) throws(CLIError) -> FruitStore {
     do {
-      return FruitStore(storage: try SQLiteStockStorage(path: storePath, fruits: catalog.fruits))
+      let location = storePath
+      if PostgresStockStorage.isConnectionURI(location) {
+        return FruitStore(storage: try PostgresStockStorage(uri: location, fruits: catalog.fruits))
+      }
+      return FruitStore(storage: try SQLiteStockStorage(path: location, fruits: catalog.fruits))
     } catch {
       throw CLIError(error)
     }

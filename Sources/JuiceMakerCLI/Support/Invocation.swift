@@ -10,12 +10,13 @@ struct Invocation: Sendable {
     /// Options the command accepts besides the global ones.
     var options: Set<String> {
       switch self {
-      case .order: ["count"]
+      case .order: ["count", "request-id"]
       case .history: ["limit"]
       case .rush: ["shops", "orders", "seed", "threads", "tasks"]
+      case .stock: ["if-stock"]
       case .validate: ["catalog"]
       case .shop: ["plain"]
-      case .menu, .stock: []
+      case .menu: []
       }
     }
   }
@@ -23,6 +24,7 @@ struct Invocation: Sendable {
   /// Options that take a value, global and per command.
   static let valuedOptions: Set<String> = [
     "recipes", "localization", "store", "lang", "shop", "count", "limit", "shops", "orders", "seed",
+    "request-id", "if-stock",
   ]
   /// Options that are flags.
   static let flagOptions: Set<String> = [

@@ -209,7 +209,7 @@ public struct JuiceMaker: Sendable {
   public func restock(_ count: Int, of fruit: Fruit.ID) throws(JuiceMakerError) {
     guard count > 0 else { throw .invalidCount(count) }
     do {
-      try store.add(count, of: fruit, by: name)
+      try store.restock(count, of: fruit, by: name)
     } catch {
       throw JuiceMakerError(error)
     }

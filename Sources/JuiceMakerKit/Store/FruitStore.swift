@@ -356,6 +356,23 @@ public final class FruitStore: Sendable {
 
   // MARK: - Operations
 
+  /// Adds fruit for a shop: over shared levels nobody watches, under the order path's
+  /// lock alone and not journaled, as the shop's orders are; else as `add(_:of:by:)`.
+  ///
+  /// - Throws: As `add(_:of:by:requestID:)`.
+  package func restock(_ count: Int, of fruit: Fruit.ID, by editor: String)
+    throws(FruitStoreError)
+  {
+    if count >= 0, let index = indices[fruit], let levels = storage.sharedLevels,
+      !levels.isWatched
+    {
+      let (before, after) = levels.add(count, at: index)
+      guard after != nil else { throw .overflow(fruit: fruit, stock: before, amount: count) }
+      return
+    }
+    try add(count, of: fruit, by: editor)
+  }
+
   /// Withdraws over shared levels and, on a refusal, copies each ingredient's level
   /// into `available`: the refusal path of orders.
   ///

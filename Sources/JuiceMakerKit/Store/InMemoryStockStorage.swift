@@ -7,9 +7,10 @@ import Synchronization
 /// Levels live in `sharedLevels`, under the order path's lock, so an order on the
 /// fast path is a few array reads and writes under that lock and nothing else. Operations through `perform(_:touching:_:)`
 /// (stock edits, orders with a request id or watched by observers) are journaled;
-/// the journal keeps the newest `journalCapacity` entries. Fast-path orders change
-/// the levels without a journal entry: a store with observers, or a caller that
-/// gives a request id, takes the journaled path instead.
+/// the journal keeps the newest `journalCapacity` entries. Fast-path orders and shops'
+/// restocks change the levels without a journal entry: while any store over the
+/// levels has observers, or when a caller gives a request id, they take the journaled
+/// path instead.
 public final class InMemoryStockStorage: StockStorage {
   public let fruits: [Fruit.ID]
   public let location: String

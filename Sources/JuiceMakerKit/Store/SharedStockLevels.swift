@@ -78,6 +78,20 @@ public final class SharedStockLevels: Sendable {
     }
   }
 
+  /// Adds to one level under the lock, unless the sum would overflow.
+  ///
+  /// - Returns: The level before and the new level, or `nil` with nothing changed
+  ///   when the sum would overflow (then `before` is the level found).
+  public func add(_ amount: Int, at index: Int) -> (before: Int, after: Int?) {
+    state.withLock { levels in
+      let before = levels[index]
+      let (sum, overflow) = before.addingReportingOverflow(amount)
+      guard !overflow else { return (before, nil) }
+      levels[index] = sum
+      return (before, sum)
+    }
+  }
+
   /// Runs `body` with exclusive access to the levels.
   @inlinable
   public func withLock<Result, Failure: Error>(

@@ -1,6 +1,8 @@
 import Foundation
 import JuiceMakerKit
+import JuiceMakerPostgres
 import JuiceMakerSQLite
+import TemporaryPostgres
 import Testing
 
 /// A kind of storage the conformance suite runs against: add one here, and every test
@@ -14,7 +16,9 @@ struct StorageUnderTest: Sendable, CustomTestStringConvertible {
   var testDescription: String { name }
 
   /// Every storage the suite runs against.
-  static let all: [StorageUnderTest] = [.memory, .sqlite]
+  static let all: [StorageUnderTest] =
+    [.memory, .sqlite]
+    + (TemporaryServer.isInstalled || TemporaryServer.isRequired ? [.postgres] : [])
 
   /// The in-memory storage: one storage object, shared.
   static let memory = StorageUnderTest(name: "memory") { fruits in
@@ -40,6 +44,50 @@ struct StorageUnderTest: Sendable, CustomTestStringConvertible {
         try StoreUnderTest.holdingLock(of: holder, while: { try body(impatient) })
       },
       cleanup: { try? FileManager.default.removeItem(atPath: directory) })
+  }
+}
+
+extension StorageUnderTest {
+  /// One throwaway server for the suite, started on first use; under `CI=true` a missing
+  /// PostgreSQL fails these tests instead of leaving them out.
+  private static let server = Result { () throws(TemporaryServer.Unavailable) in
+    try TemporaryServer.start()
+  }
+
+  /// The PostgreSQL storage: a new database per store, each `open()` another connection.
+  static let postgres = StorageUnderTest(name: "postgres") { fruits in
+    let server = try server.get()
+    let database = try server.createDatabase()
+    let uri = server.socketURI(database: database)
+    _ = try PostgresStockStorage(uri: uri, fruits: fruits)
+    return StoreUnderTest(
+      open: { try PostgresStockStorage(uri: uri, fruits: fruits) },
+      locked: { body in
+        // Another session holds the stock table locked, while a storage that waits at
+        // most 50 ms for a lock tries to work.
+        let impatient = try PostgresStockStorage(
+          uri: uri + "&options=-c%20lock_timeout%3D50", fruits: fruits)
+        let command = server.psqlCommand(
+          "BEGIN; LOCK TABLE stock IN EXCLUSIVE MODE; SELECT pg_sleep(60)", database: database)
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: command[0])
+        holder.arguments = Array(command.dropFirst())
+        holder.standardOutput = FileHandle.nullDevice
+        holder.standardError = FileHandle.nullDevice
+        try holder.run()
+        defer { holder.terminate() }
+        let deadline = Date().addingTimeInterval(30)
+        while try server.sql(
+          "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation "
+            + "WHERE c.relname = 'stock' AND l.mode = 'ExclusiveLock' AND l.granted",
+          database: database) == "0"
+        {
+          guard Date() < deadline else { throw StoreUnderTest.HoldFailure() }
+          Thread.sleep(forTimeInterval: 0.02)
+        }
+        try body(impatient)
+      },
+      cleanup: {})
   }
 }
 

@@ -1,0 +1,231 @@
+public import JuiceMakerKit
+
+/// Stock levels and their journal kept in a PostgreSQL database that shops on many
+/// machines share.
+///
+/// Each operation is one transaction that locks only the stock rows of the fruits it
+/// touches (`SELECT … FOR UPDATE`, in fruit id order, so two operations never
+/// deadlock), lets the operation change them, and writes the changed levels and one
+/// journal row together. Orders on different fruits do not wait for each other. A
+/// serialization failure or deadlock runs the transaction again, a bounded number of
+/// times.
+///
+/// ```swift
+/// let storage = try PostgresStockStorage(
+///   uri: "postgresql://shop@db.example.com/juice", fruits: catalog.fruits)
+/// let store = FruitStore(storage: storage)
+/// let shop = JuiceMaker(name: "airport", catalog: catalog, store: store)
+/// try shop.make("banana-juice")
+/// print(try storage.journal(JournalQuery(limit: 1))[0].operation.editor)
+/// // airport
+/// ```
+///
+/// Every operation's request id is journaled under a unique constraint: an id that
+/// is journaled already returns its first entry and changes nothing. When the
+/// connection is lost, the storage connects again and runs the operation again
+/// under the same id, so an operation whose `COMMIT` reached the server is found,
+/// not applied twice. When it cannot connect again after `COMMIT` was sent, the
+/// operation fails with `StockStorageError.outcomeUnknown`.
+///
+/// A committed operation is announced with `NOTIFY juice_maker_changes` right after
+/// its `COMMIT`, in the same round trip; `waitForChanges(timeout:)` listens for it.
+/// (A `NOTIFY` inside the transaction would hold a database-wide lock through every
+/// commit's flush to disk, so operations on different fruits would wait for each
+/// other.)
+///
+/// The storage is safe to use from many threads; each instance serializes its own
+/// operations on its one connection. Give each concurrent shop its own instance.
+public final class PostgresStockStorage: StockStorage {
+  /// The fruits this storage holds levels for, in level order.
+  public let fruits: [Fruit.ID]
+  /// The connection URI with its password replaced by `***`.
+  public let location: String
+  private let uri: ConnectionURI
+  private let connectTimeout: Duration
+  private let session: LockedValue<Session>
+  private let listener: LockedValue<Connection?>
+
+  /// The channel every committed operation is announced on.
+  static let channel = "juice_maker_changes"
+
+  /// Whether `text` is a PostgreSQL connection URI (`postgresql://…` or
+  /// `postgres://…`) rather than a file path.
+  public static func isConnectionURI(_ text: String) -> Bool {
+    ConnectionURI.isURI(text)
+  }
+
+  /// Connects to the database at `uri`, creating the store's tables in an empty
+  /// database.
+  ///
+  /// libpq reads the URI, so its parameters (`host=/socket/dir`, `port`, `sslmode`,
+  /// …) and environment (`PGPASSFILE`, `PGSSLMODE`, …) work as libpq documents.
+  ///
+  /// - Parameters:
+  ///   - uri: A libpq connection URI.
+  ///   - fruits: The fruits to hold levels for, in level order; a fruit the store
+  ///     has no row for gets one with its `initialStock`.
+  ///   - connectTimeout: How long connecting may take (libpq's `connect_timeout`,
+  ///     at least 2 s), unless the URI or `PGCONNECT_TIMEOUT` sets one.
+  /// - Throws: `StockStorageError.invalid` for a malformed URI, a database that
+  ///   holds other tables or another application's marker, a newer schema version,
+  ///   and a fruit given twice or with negative initial stock; `.unavailable` when
+  ///   the server cannot be reached, refuses the login, or fails.
+  public init(uri: String, fruits: [Fruit], connectTimeout: Duration = .seconds(5))
+    throws(StockStorageError)
+  {
+    let parsed = ConnectionURI(uri)
+    let location = parsed.redacted
+    func invalid(_ message: String, _ purpose: String) -> StockStorageError {
+      .invalid(store: location, cause: StorageFailure(code: "", message: message, purpose: purpose))
+    }
+    var seen: Set<Fruit.ID> = []
+    for fruit in fruits {
+      guard seen.insert(fruit.id).inserted else {
+        throw invalid("fruit \(fruit.id) is given twice", "opening the store")
+      }
+      guard fruit.initialStock >= 0 else {
+        throw invalid(
+          "fruit \(fruit.id) has negative initial stock \(fruit.initialStock)", "opening the store")
+      }
+    }
+    if let problem = parsed.problem {
+      throw invalid(problem, "reading the connection URI")
+    }
+    let connection: Connection
+    do {
+      connection = try Connection(uri: parsed, connectTimeout: connectTimeout)
+    } catch {
+      throw .unavailable(store: location, cause: error.failure("connecting"))
+    }
+    do {
+      try Schema.prepare(connection)
+    } catch {
+      switch error {
+      case .database(let error, let purpose):
+        throw .unavailable(store: location, cause: error.failure(purpose))
+      case .foreign(let message):
+        throw invalid(message, "reading the schema")
+      case .newerVersion(let version):
+        throw invalid(
+          "it has schema version \(version); this version reads version \(Schema.version)",
+          "reading the schema")
+      }
+    }
+    let session = try Session(
+      connection: connection, fruits: fruits, location: location)
+    self.fruits = fruits.map(\.id)
+    self.location = location
+    self.uri = parsed
+    self.connectTimeout = connectTimeout
+    self.session = LockedValue(session)
+    self.listener = LockedValue(nil)
+  }
+
+  // MARK: - StockStorage
+
+  /// Reads every level with one query, as of the last committed operation.
+  ///
+  /// - Returns: One level per fruit, in the order of `fruits`.
+  /// - Throws: `StockStorageError` when the server cannot be reached or read.
+  public func levels() throws(StockStorageError) -> [Int] {
+    try session.withLock { session throws(StockStorageError) in
+      try session.reading("reading levels") { () throws(PostgresError) in try session.levels() }
+    }
+  }
+
+  /// Runs one operation in one transaction that locks only the touched rows, and
+  /// journals it.
+  ///
+  /// - Parameters:
+  ///   - operation: The operation, journaled under its request id.
+  ///   - touching: The level indices `body` may read or change, ascending.
+  ///   - body: Changes the levels and returns the outcome; it runs inside the
+  ///     transaction, possibly again after a serialization failure or a lost
+  ///     connection, and must not block or call back into the storage.
+  /// - Returns: The journal entry, and whether it is a replay of an earlier one.
+  /// - Throws: `StockStorageError.unavailable` when the server cannot be reached,
+  ///   `.outcomeUnknown` when the connection was lost after `COMMIT` was sent and
+  ///   could not be made again, `.invalid` when `body` leaves a level below zero.
+  /// - Complexity: Four round trips to the server and one commit.
+  public func perform(
+    _ operation: StockOperation, touching: [Int], _ body: (inout StockLevels) -> StockOutcome
+  ) throws(StockStorageError) -> StockReceipt {
+    try session.withLock { session throws(StockStorageError) in
+      try session.perform(operation, touching: touching, body)
+    }
+  }
+
+  /// The journal, newest entry first, filtered by `query`.
+  ///
+  /// - Throws: `StockStorageError` when the journal cannot be read or an entry is
+  ///   damaged.
+  public func journal(_ query: JournalQuery) throws(StockStorageError) -> [JournalEntry] {
+    try session.withLock { session throws(StockStorageError) in try session.journal(query) }
+  }
+
+  /// The journal entry of a request id, if it is journaled.
+  ///
+  /// - Throws: `StockStorageError` when the journal cannot be read.
+  public func entry(for id: RequestID) throws(StockStorageError) -> JournalEntry? {
+    try session.withLock { session throws(StockStorageError) in try session.entry(for: id) }
+  }
+
+  /// Waits until another connection announces a committed operation
+  /// (`LISTEN juice_maker_changes`), or `timeout` passes.
+  ///
+  /// The first call opens a second connection that listens from then on.
+  ///
+  /// - Throws: `StockStorageError.unavailable` when the listening connection is lost
+  ///   and cannot be made again.
+  public func waitForChanges(timeout: Duration) throws(StockStorageError) {
+    try listener.withLock { listener throws(StockStorageError) in
+      do throws(PostgresError) {
+        if listener == nil || listener?.isOpen == false {
+          let connection = try Connection(uri: uri, connectTimeout: connectTimeout)
+          try connection.execute("LISTEN \(Self.channel)")
+          listener = connection
+        }
+        guard let connection = listener else { return }
+        _ = try connection.waitForNotification(timeout: timeout)
+      } catch {
+        listener = nil
+        throw .unavailable(store: location, cause: error.failure("waiting for changes"))
+      }
+    }
+  }
+
+  /// The level each stock row was created with, including the rows of fruits this
+  /// storage does not hold.
+  ///
+  /// For every fruit, the current level is its initial level plus the sum of its
+  /// changes over the whole journal.
+  ///
+  /// - Throws: `StockStorageError` when the store cannot be read.
+  public func initialLevels() throws(StockStorageError) -> [Fruit.ID: Int] {
+    try session.withLock { session throws(StockStorageError) in
+      try session.reading("reading initial levels") { () throws(PostgresError) in
+        try session.initialLevels()
+      }
+    }
+  }
+
+  /// The server process of the storage's connection, for tests that end it.
+  package var backendPID: Int32 {
+    session.withLock { $0.connection.backendPID }
+  }
+
+  /// Called after each `COMMIT` is sent and before its answer is read, for tests
+  /// that cut the connection there.
+  package func afterCommitSent(_ hook: (@Sendable () -> Void)?) {
+    session.withLock { $0.afterCommitSent = hook }
+  }
+}
+
+// MARK: - Failures
+
+extension PostgresError {
+  /// The storage failure of this error, for the given purpose.
+  func failure(_ purpose: String) -> StorageFailure {
+    StorageFailure(code: code, message: message, purpose: purpose)
+  }
+}

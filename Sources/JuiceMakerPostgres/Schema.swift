@@ -1,0 +1,206 @@
+/// The store's tables in a PostgreSQL database, created and upgraded by recorded
+/// migrations.
+///
+/// A store lives in one schema of a database (the first schema of the connection's
+/// `search_path`, usually `public`), beside nothing else:
+///
+/// ```sql
+/// CREATE TABLE juice_maker_meta (key text PRIMARY KEY, value text NOT NULL);
+///   -- ('application', 'juice-maker'), ('schema_version', '1')
+/// CREATE TABLE juice_maker_migrations (version integer PRIMARY KEY,
+///   name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now());
+/// CREATE TABLE stock (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+///   fruit text NOT NULL UNIQUE, level bigint NOT NULL CHECK (level >= 0),
+///   initial bigint NOT NULL CHECK (initial >= 0));
+/// CREATE TABLE journal (sequence bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+///   request_id text NOT NULL UNIQUE, time timestamptz NOT NULL DEFAULT now(),
+///   editor text NOT NULL, action text NOT NULL, subject text NOT NULL,
+///   count bigint NOT NULL, expected bigint, outcome text NOT NULL,
+///   detail jsonb NOT NULL, changes jsonb NOT NULL);
+///   -- changes: [["kiwi", 10, 7], …] (fruit, level before, level after)
+/// ```
+///
+/// For every fruit, `level = initial + Σ (after − before)` over the journal:
+///
+/// ```sql
+/// SELECT s.fruit, s.level, s.initial + coalesce(sum((c->>2)::bigint - (c->>1)::bigint), 0)
+/// FROM stock s LEFT JOIN (journal j CROSS JOIN jsonb_array_elements(j.changes) c)
+///   ON c->>0 = s.fruit GROUP BY s.fruit, s.level, s.initial;
+/// ```
+enum Schema {
+  /// The `application` value of `juice_maker_meta`.
+  static let application = "juice-maker"
+  /// The advisory lock key held while the schema is created or upgraded: "JMKR".
+  static let lockKey = 0x4A4D_4B52
+
+  /// One recorded step from a schema version to the next.
+  struct Migration {
+    /// The version the step leads to.
+    let version: Int
+    /// What the step does, as recorded in `juice_maker_migrations`.
+    let name: String
+    /// The statements of the step.
+    let sql: String
+  }
+
+  /// Every step, in order; a new database runs them all.
+  static let migrations = [
+    Migration(
+      version: 1, name: "create stock and journal",
+      sql: """
+        CREATE TABLE stock (
+          id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+          fruit text NOT NULL UNIQUE,
+          level bigint NOT NULL CHECK (level >= 0),
+          initial bigint NOT NULL CHECK (initial >= 0)
+        );
+        CREATE TABLE journal (
+          sequence bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+          request_id text NOT NULL UNIQUE,
+          time timestamptz NOT NULL DEFAULT now(),
+          editor text NOT NULL,
+          action text NOT NULL CHECK (action IN ('order', 'add', 'remove', 'set')),
+          subject text NOT NULL,
+          count bigint NOT NULL,
+          expected bigint,
+          outcome text NOT NULL CHECK (outcome IN ('done', 'refused', 'conflict')),
+          detail jsonb NOT NULL,
+          changes jsonb NOT NULL
+        );
+        CREATE INDEX journal_editor ON journal (editor, sequence);
+        CREATE INDEX journal_time ON journal (time);
+        """)
+  ]
+
+  /// The schema version this version of the package writes and reads.
+  static var version: Int { migrations.last?.version ?? 0 }
+
+  /// What the connection's schema holds.
+  enum State: Equatable {
+    /// Nothing: a new store.
+    case empty
+    /// A store at the given schema version.
+    case store(version: Int)
+    /// A `juice_maker_meta` table naming another application.
+    case foreign(application: String)
+    /// Tables of another application and no `juice_maker_meta` table.
+    case unmarked(tables: [String])
+  }
+
+  /// Why a database cannot hold the store.
+  enum Problem: Error, Equatable {
+    /// The database answered with an error.
+    case database(PostgresError, purpose: String)
+    /// The schema belongs to another application or holds other tables.
+    case foreign(String)
+    /// The store's schema is newer than this version reads.
+    case newerVersion(Int)
+  }
+
+  /// Makes sure the connection's schema holds a store at the current version,
+  /// creating or upgrading it when needed.
+  ///
+  /// Creation and upgrades run in one transaction under an advisory lock, so many
+  /// shops starting at once against a new database create the tables once; a
+  /// database that is not empty and not a store, or a store of a newer version, is
+  /// left untouched.
+  ///
+  /// - Throws: `Problem.foreign`, `.newerVersion`, or `.database` when a statement
+  ///   fails.
+  static func prepare(_ connection: Connection) throws(Problem) {
+    if try state(connection) == .store(version: version) { return }
+    try run("creating the schema") { () throws(PostgresError) in
+      try connection.execute("BEGIN")
+    }
+    do throws(Problem) {
+      try run("waiting for the schema lock") { () throws(PostgresError) in
+        try connection.execute("SELECT pg_advisory_xact_lock(\(lockKey))")
+      }
+      // Another shop may have created or upgraded the schema meanwhile.
+      let current = try state(connection)
+      let from: Int
+      switch current {
+      case .empty:
+        try run("creating the schema") { () throws(PostgresError) in
+          try connection.execute(
+            """
+            CREATE TABLE juice_maker_meta (key text PRIMARY KEY, value text NOT NULL);
+            INSERT INTO juice_maker_meta VALUES
+              ('application', '\(application)'), ('schema_version', '0');
+            CREATE TABLE juice_maker_migrations (
+              version integer PRIMARY KEY,
+              name text NOT NULL,
+              applied_at timestamptz NOT NULL DEFAULT now()
+            );
+            """)
+        }
+        from = 0
+      case .store(let found) where found <= version:
+        from = found
+      case .store(let found):
+        throw .newerVersion(found)
+      case .foreign(let application):
+        throw .foreign("its juice_maker_meta table names the application \(application)")
+      case .unmarked(let tables):
+        throw .foreign("it holds other tables (\(tables.prefix(5).joined(separator: ", ")))")
+      }
+      for migration in migrations where migration.version > from {
+        try run("migrating the schema to version \(migration.version)") {
+          () throws(PostgresError) in
+          try connection.execute(migration.sql)
+          try connection.execute(
+            "INSERT INTO juice_maker_migrations (version, name) VALUES ($1, $2)",
+            [String(migration.version), migration.name])
+          try connection.execute(
+            "UPDATE juice_maker_meta SET value = $1 WHERE key = 'schema_version'",
+            [String(migration.version)])
+        }
+      }
+      try run("committing the schema") { () throws(PostgresError) in
+        try connection.execute("COMMIT")
+      }
+    } catch {
+      _ = try? connection.execute("ROLLBACK")
+      throw error
+    }
+  }
+
+  /// Reads what the connection's schema holds.
+  static func state(_ connection: Connection) throws(Problem) -> State {
+    try run("reading the schema") { () throws(PostgresError) -> State in
+      let tables = try connection.execute(
+        """
+        SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm', 'f', 'S')
+        ORDER BY c.relname
+        """)
+      let names = (0..<tables.count).compactMap { tables.text($0, 0) }
+      guard names.contains("juice_maker_meta") else {
+        return names.isEmpty ? .empty : .unmarked(tables: names)
+      }
+      let meta = try connection.execute("SELECT key, value FROM juice_maker_meta")
+      var values: [String: String] = [:]
+      for row in 0..<meta.count {
+        if let key = meta.text(row, 0) { values[key] = meta.text(row, 1) }
+      }
+      guard values["application"] == application else {
+        return .foreign(application: values["application"] ?? "(none)")
+      }
+      guard let version = values["schema_version"].flatMap({ Int($0) }) else {
+        return .foreign(application: application + " without a schema version")
+      }
+      return .store(version: version)
+    }
+  }
+
+  @discardableResult
+  private static func run<Result>(
+    _ purpose: String, _ body: () throws(PostgresError) -> Result
+  ) throws(Problem) -> Result {
+    do {
+      return try body()
+    } catch {
+      throw .database(error, purpose: purpose)
+    }
+  }
+}
