@@ -2,24 +2,40 @@ import JuiceMakerKit
 
 /// `juice-maker shop`, also what runs with no command: the interactive shop.
 ///
-/// The order screen shows the title, the stock board and the numbered menu with
-/// makeable counts. A refusal asks whether to edit the stock, showing the answers it takes
-/// (`q`, an empty line and Escape are "no"); yes opens the stock screen (`+ FRUIT N`,
-/// `- FRUIT N`, `= FRUIT N`, then close). `?`, `help` or `도움말` prints the screen's own
-/// syntax, and a mistake is answered with that syntax too. It reads one command per line,
-/// from a terminal or a pipe, and ends cleanly at the end of input.
+/// In a terminal (standard input and output both terminals, `TERM` set and not `dumb`) it
+/// opens `FullScreenShop`. Otherwise, or with `--plain`, it is the line-mode shop: the
+/// order screen shows the title, the stock board and the numbered menu with makeable
+/// counts. A refusal asks whether to edit the stock, showing the answers it takes (`q`, an
+/// empty line and Escape are "no"); yes opens the stock screen (`+ FRUIT N`, `- FRUIT N`,
+/// `= FRUIT N`, then close). `?`, `help` or `도움말` prints the screen's own syntax, and a
+/// mistake is answered with that syntax too. It reads one command per line, from a
+/// terminal or a pipe, and ends cleanly at the end of input.
 struct ShopCommand: Command {
-  static let definition = CommandDefinition(name: "shop", takesJSON: false)
+  static let plainFlag = Flag("plain")
+  static let definition = CommandDefinition(
+    name: "shop", options: [plainFlag.spec], takesJSON: false)
 
   let context: Context
+  /// Whether the line mode was asked for even in a terminal.
+  let plain: Bool
 
   init(parsing line: ParsedCommandLine, context: Context) {
     self.context = context
+    plain = line.isSet(Self.plainFlag)
   }
 
   private var texts: Texts { context.texts }
 
   func run(input: inout any LineInput) throws(CLIError) {
+    if !plain, input is StandardInput,
+      FullScreenShop.isPossible(environment: context.environment)
+    {
+      switch try FullScreenShop(context: context).run() {
+      case .quit: return
+      case .signal(let number): TerminalSignals.end(by: number)
+      case .unavailable: break
+      }
+    }
     let catalog = try context.loadCatalog()
     let names = NameIndex(catalog: catalog, strings: context.strings)
     let store = try context.openStore(for: catalog)

@@ -42,4 +42,14 @@ enum CommandLineKey {
     + DataLayers.Layer.allCases.map { "packs.layer." + $0.rawValue }
     + CatalogError.Reason.keys + LocalizationIssue.keys
     + ShopNameProblem.allCases.map { "error.invalidShopName." + $0.rawValue }
+    + fullScreen
+
+  /// The keys of the full-screen shop.
+  static let fullScreen = [
+    "tui.close", "tui.count", "tui.hint.dialog", "tui.hint.keys", "tui.hint.order",
+    "tui.hint.stock", "tui.keys.choose", "tui.keys.close", "tui.keys.count", "tui.keys.order",
+    "tui.keys.page", "tui.keys.quit", "tui.keys.step", "tui.keys.stock", "tui.keys.title",
+    "tui.keys.type", "tui.quitTyped", "tui.status.order", "tui.status.stock",
+    "tui.tooSmall", "tui.unavailable",
+  ]
 }
