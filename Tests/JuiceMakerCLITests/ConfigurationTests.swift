@@ -110,7 +110,7 @@ struct ConfigurationTests {
         ["order", "--help"],
         "Usage: juice-maker order JUICE [--count N] [--request-id ID] [options]"
       ),
-      (["shop", "--help"], "Usage: juice-maker shop [options]"),
+      (["shop", "--help"], "Usage: juice-maker shop [--plain] [options]"),
       (["history", "--help"], "Usage: juice-maker history [--limit N] [--since TIME] [options]"),
       (["validate", "--help"], "Usage: juice-maker validate [FILE…] [--catalog] [options]"),
     ] as [([String], String)])
