@@ -62,7 +62,7 @@ public final class SQLiteStockStorage: StockStorage {
   ///   it locked past the busy timeout.
   public init(
     path: String, fruits: [Fruit], durability: Durability = .full,
-    busyTimeout: Duration = .seconds(5)
+    busyTimeout: Duration = .seconds(15)
   ) throws(StockStorageError) {
     var seen: Set<Fruit.ID> = []
     for fruit in fruits {
