@@ -382,8 +382,31 @@ public final class FruitStore: Sendable {
     _ recipe: UnsafeBufferPointer<StockNeed>, count: Int,
     available: UnsafeMutableBufferPointer<Int>
   ) -> StockWithdrawal? {
-    guard let levels = storage.sharedLevels, !levels.isWatched else { return nil }
-    return levels.withdraw(recipe, count: count, available: available)
+    guard let sharedLevels else { return nil }
+    return sharedLevels._withUnsafeGuaranteedRef { levels in
+      levels.isWatched ? nil : levels.withdraw(recipe, count: count, available: available)
+    }
+  }
+
+  /// Adds fruit for a shop by level index, as `restock(_:of:by:)`: the rush's restocks,
+  /// with no fruit id hashed.
+  ///
+  /// - Throws: As `add(_:of:by:requestID:)`.
+  package func restock(_ count: Int, at index: Int, by editor: String)
+    throws(FruitStoreError)
+  {
+    if count >= 0, let sharedLevels {
+      let added = sharedLevels._withUnsafeGuaranteedRef { levels in
+        levels.isWatched ? nil : levels.add(count, at: index)
+      }
+      if let (before, after) = added {
+        guard after != nil else {
+          throw .overflow(fruit: fruits[index], stock: before, amount: count)
+        }
+        return
+      }
+    }
+    try add(count, of: fruits[index], by: editor)
   }
 
   /// Withdraws `count` times a recipe's fruit: the order fast path, inlined into the
