@@ -155,8 +155,11 @@ package struct Rush: Sendable {
     let weights: [Int]
     let totalWeight: Int
     /// Each juice's ingredients as (store level index, count); fruits the store does
-    /// not hold are left out.
-    let ingredients: [[(index: Int, count: Int)]]
+    /// not hold are left out. Laid out flat, juice after juice, so a step copies no
+    /// inner array.
+    let ingredients: [(index: Int, count: Int)]
+    /// Where each juice's ingredients start in `ingredients`; one extra entry marks the end.
+    let ingredientStarts: [Int]
     /// The store level index of each catalog fruit, or `nil`.
     let fruitIndices: [Int?]
     /// Where a refused order's levels land.
@@ -177,11 +180,18 @@ package struct Rush: Sendable {
       }
       totalWeight = weights.reduce(0, +)
       let store = rush.store
-      ingredients = rush.catalog.juices.map { juice in
-        juice.ingredients.compactMap { ingredient in
-          store.index(of: ingredient.fruit).map { (index: $0, count: ingredient.count) }
+      var ingredients: [(index: Int, count: Int)] = []
+      var ingredientStarts = [0]
+      for juice in rush.catalog.juices {
+        for ingredient in juice.ingredients {
+          if let index = store.index(of: ingredient.fruit) {
+            ingredients.append((index: index, count: ingredient.count))
+          }
         }
+        ingredientStarts.append(ingredients.count)
       }
+      self.ingredients = ingredients
+      self.ingredientStarts = ingredientStarts
       fruitIndices = rush.catalog.fruits.map { store.index(of: $0.id) }
       scratch = Scratch(count: shop.longestRecipe)
       random = SplitMix64(seed: rush.seed &+ UInt64(index) &* 0x9E37_79B9)
@@ -232,7 +242,8 @@ package struct Rush: Sendable {
         }
         result.tally.made += 1
         result.juices[juiceIndex].made += 1
-        for ingredient in ingredients[juiceIndex] {
+        for position in ingredientStarts[juiceIndex]..<ingredientStarts[juiceIndex + 1] {
+          let ingredient = ingredients[position]
           result.withdrawn[ingredient.index] &+= ingredient.count
         }
       } catch {
