@@ -39,23 +39,3 @@ struct MenuCommand {
       })
   }
 }
-
-extension String {
-  /// Columns the text takes on a terminal: East Asian wide characters count two.
-  var displayWidth: Int {
-    unicodeScalars.reduce(0) { width, scalar in
-      let value = scalar.value
-      let wide =
-        (0x1100...0x115F).contains(value) || (0x2E80...0xA4CF).contains(value)
-        || (0xAC00...0xD7A3).contains(value) || (0xF900...0xFAFF).contains(value)
-        || (0xFE30...0xFE4F).contains(value) || (0xFF00...0xFF60).contains(value)
-        || (0xFFE0...0xFFE6).contains(value) || (0x1F300...0x1FAFF).contains(value)
-      return width + (wide ? 2 : 1)
-    }
-  }
-
-  /// The text followed by spaces up to `width` columns.
-  func padded(to width: Int) -> String {
-    self + String(repeating: " ", count: max(0, width - displayWidth))
-  }
-}

@@ -5,7 +5,8 @@ import JuiceMakerKit
 /// The order screen shows the title, the stock board and the numbered menu with
 /// makeable counts. A refusal asks whether to edit the stock; yes opens the stock
 /// screen (`+ FRUIT N`, `- FRUIT N`, `= FRUIT N`, then close). It reads one command
-/// per line, from a terminal or a pipe, and ends cleanly at the end of input.
+/// per line, from a pipe, with `TERM=dumb`, or with `--plain`, and ends cleanly at the
+/// end of input; in a terminal it opens `FullScreenShop` instead.
 struct ShopCommand {
   let context: Context
 
@@ -13,6 +14,15 @@ struct ShopCommand {
 
   func run(input: inout some LineInput) throws(CLIError) {
     _ = try context.arguments([], command: "shop")
+    if !context.invocation.has("plain"), input is StandardInput,
+      FullScreenShop.isPossible(environment: context.environment)
+    {
+      switch try FullScreenShop(context: context).run() {
+      case .quit: return
+      case .signal(let number): TerminalSignals.end(by: number)
+      case .unavailable: break
+      }
+    }
     let catalog = try context.loadCatalog()
     let names = NameIndex(catalog: catalog, strings: context.strings)
     let store = try context.openStore(for: catalog)

@@ -18,5 +18,14 @@ enum CommandLineKey {
       "error.unknownFruit", "error.ambiguousName", "error.overflow", "error.invalidPacks",
       "error.validationFailed", "error.invalidStore", "error.storeUnavailable",
       "error.conservationBroken", "error.invalidRequestID",
-    ] + Help.topics.map { "help." + $0 }
+    ] + Help.topics.map { "help." + $0 } + fullScreen
+
+  /// The keys of the full-screen shop.
+  static let fullScreen = [
+    "tui.close", "tui.count", "tui.hint.dialog", "tui.hint.keys", "tui.hint.order",
+    "tui.hint.stock", "tui.keys.choose", "tui.keys.close", "tui.keys.count", "tui.keys.order",
+    "tui.keys.page", "tui.keys.quit", "tui.keys.step", "tui.keys.stock", "tui.keys.title",
+    "tui.keys.type", "tui.quitTyped", "tui.status.order", "tui.status.stock",
+    "tui.tooSmall", "tui.unavailable",
+  ]
 }

@@ -15,7 +15,8 @@ struct Invocation: Sendable {
       case .rush: ["shops", "orders", "seed", "threads", "tasks"]
       case .stock: ["if-stock"]
       case .validate: ["catalog"]
-      case .shop, .menu: []
+      case .shop: ["plain"]
+      case .menu: []
       }
     }
   }
@@ -27,7 +28,7 @@ struct Invocation: Sendable {
   ]
   /// Options that are flags.
   static let flagOptions: Set<String> = [
-    "json", "help", "version", "threads", "tasks", "catalog",
+    "json", "help", "version", "threads", "tasks", "catalog", "plain",
   ]
   /// Options every command accepts.
   static let globalOptions: Set<String> = [
