@@ -28,7 +28,13 @@ let package = Package(
     .target(name: "TemporaryPostgres"),
     .target(
       name: "JuiceMakerCLI",
-      dependencies: ["JuiceMakerKit", "JuiceMakerSQLite", "JuiceMakerPostgres"]),
+      dependencies: ["JuiceMakerKit", "JuiceMakerSQLite", "JuiceMakerPostgres"],
+      plugins: ["EmbedData"]),
+    // Compiles Recipes/ and Localization/ into JuiceMakerCLI, so the binary needs no files.
+    .plugin(
+      name: "EmbedData", capability: .buildTool(), dependencies: ["embed-data"],
+      path: "Sources/EmbedDataPlugin"),
+    .executableTarget(name: "embed-data", path: "Sources/embed-data"),
     .executableTarget(name: "juice-maker", dependencies: ["JuiceMakerCLI"]),
     // `swift run -c release juice-maker-benchmark` builds the two programs it starts too.
     .executableTarget(
@@ -61,7 +67,7 @@ let package = Package(
   ]
 )
 
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.type != .plugin {
   var settings = target.swiftSettings ?? []
   settings.append(contentsOf: [
     .enableUpcomingFeature("ExistentialAny"),

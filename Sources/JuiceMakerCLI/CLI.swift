@@ -48,51 +48,57 @@ public struct CLI {
   ///
   /// - Returns: The exit code; see `ExitCode`.
   public mutating func run() -> ExitCode {
-    let invocation = Invocation.parse(arguments)
-    let json = invocation.has("json")
+    let line = ParsedCommandLine.parse(
+      arguments, commands: Commands.all, global: GlobalOptions.all)
+    let json = line.isSet(GlobalOptions.json)
+    let catalogFiles: [DataLayers.File]
     let strings: StringCatalog
     do throws(LocalizationError) {
-      strings = try StringCatalog(directory: localizationDirectory(invocation))
+      // Read before the rest is checked, so every message is in the user's language.
+      let given =
+        line.text(GlobalOptions.localization.spec)
+        ?? environment["JUICE_MAKER_LOCALIZATION"].flatMap { $0.isEmpty ? nil : $0 }
+      catalogFiles = try DataLayers.catalogs(given: given, environment: environment)
+      strings = try DataLayers.loadStrings(catalogFiles)
     } catch {
       return report(.invalidStrings(error), texts: nil, json: json)
     }
     let language = Localizer.preferredLanguage(
-      arguments: invocation["lang"], environment: environment)
+      arguments: line.text(GlobalOptions.lang.spec), environment: environment)
     let localizer = strings.localizer(for: language)
     let texts = Texts(localizer: localizer)
     if let warning = localizer.fallbackWarning {
       errorOutput.write(Texts.shown(warning.description) + "\n")
     }
-    if let problem = invocation.problem {
-      return report(problem, texts: texts, json: json)
-    }
-    if invocation.has("version") {
-      output.write(
-        json ? JSONOutput.encode(["version": Self.version]) : "juice-maker \(Self.version)\n")
-      return .success
-    }
-    if invocation.has("help") {
-      let help = Help.text(for: invocation.command, texts: texts)
-      output.write(json ? JSONOutput.encode(["help": help]) : help)
-      return .success
-    }
-    if json, invocation.command ?? .shop == .shop {
-      return report(
-        .optionNotApplicable(option: "--json", command: "shop"), texts: texts, json: false)
-    }
-    let context = Context(
-      invocation: invocation, environment: environment, strings: strings, texts: texts,
-      output: output, errorOutput: errorOutput)
     do throws(CLIError) {
-      switch invocation.command ?? .shop {
-      case .menu: try MenuCommand(context: context).run()
-      case .stock: try StockCommand(context: context).run()
-      case .order: try OrderCommand(context: context).run()
-      case .history: try HistoryCommand(context: context).run()
-      case .validate: try ValidateCommand(context: context).run()
-      case .rush: try RushCommand(context: context).run()
-      case .shop: try ShopCommand(context: context).run(input: &input)
+      if let problem = line.problem { throw problem }
+      let global = try GlobalOptions(line, environment: environment)
+      if global.version {
+        output.write(
+          json
+            ? JSONOutput.encode(["version": Self.version, "data": DataLayers.builtInVersion])
+            : "juice-maker \(Self.version)\n"
+              + texts.string("version.data", .string(DataLayers.builtInVersion)) + "\n")
+        return .success
       }
+      if global.help {
+        let help =
+          line.command == nil
+          ? HelpText.overview(commands: Commands.all, texts: texts)
+          : HelpText.text(for: line.definition, texts: texts)
+        output.write(json ? JSONOutput.encode(["help": help]) : help)
+        return .success
+      }
+      if json, !line.definition.takesJSON {
+        throw .optionNotApplicable(
+          option: GlobalOptions.json.spec.spelling, command: line.definition.name)
+      }
+      _ = try line.checkedArguments()
+      let context = Context(
+        global: global, environment: environment, catalogFiles: catalogFiles, strings: strings,
+        texts: texts, output: output, errorOutput: errorOutput)
+      let command = try (line.command ?? ShopCommand.self).init(parsing: line, context: context)
+      try command.run(input: &input)
       return .success
     } catch {
       return report(error, texts: texts, json: json)
@@ -110,12 +116,6 @@ public struct CLI {
       errorOutput.write(message + "\n")
     }
     return error.exitCode
-  }
-
-  private func localizationDirectory(_ invocation: Invocation) -> URL {
-    URL(
-      fileURLWithPath: invocation["localization"] ?? environment["JUICE_MAKER_LOCALIZATION"]
-        ?? "Localization")
   }
 }
 

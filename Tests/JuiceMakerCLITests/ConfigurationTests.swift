@@ -4,7 +4,7 @@ import Testing
 /// Where the data and the store come from: options, then environment variables, then the
 /// defaults; `--version` and `--help`.
 struct ConfigurationTests {
-  @Test func recipesComeFromTheOptionThenTheEnvironmentThenTheWorkingDirectory() async throws {
+  @Test func recipesComeFromTheOptionThenTheEnvironmentThenTheBuiltInData() async throws {
     let sandbox = try Sandbox()
     let data = try Fixtures.ambiguous(in: sandbox)
     let recipes = data[1]
@@ -25,7 +25,7 @@ struct ConfigurationTests {
     #expect(try byDefault.json().objects("juices").count == 7, "\(byDefault)")
   }
 
-  @Test func stringsComeFromTheOptionThenTheEnvironmentThenTheWorkingDirectory() async throws {
+  @Test func stringsComeFromTheOptionThenTheEnvironmentThenTheBuiltInData() async throws {
     let sandbox = try Sandbox()
     let broken = try Fixtures.brokenCatalog(in: sandbox)[3]
     let viaOption = try await sandbox.run(["--localization", broken, "menu"])
@@ -87,7 +87,9 @@ struct ConfigurationTests {
     let sandbox = try Sandbox()
     let outcome = try await sandbox.run(["--version"])
     #expect(outcome.status == 0, "\(outcome)")
-    #expect(outcome.stdout == "juice-maker 1.0.0\n")
+    #expect(outcome.lines.first == "juice-maker 1.0.0")
+    #expect(outcome.lines.count == 2)
+    #expect(outcome.lines.last?.hasPrefix("built-in data ") == true)
     #expect(outcome.stderr == "")
   }
 
@@ -96,15 +98,21 @@ struct ConfigurationTests {
       (["--help"], "juice-maker — a juice shop on the command line."),
       (["-h"], "juice-maker — a juice shop on the command line."),
       (["menu", "--help"], "Usage: juice-maker menu [options]"),
-      (["stock", "--help"], "Usage: juice-maker stock [add|remove|set FRUIT N] [options]"),
-      (["stock", "add", "--help"], "Usage: juice-maker stock [add|remove|set FRUIT N] [options]"),
+      (
+        ["stock", "--help"],
+        "Usage: juice-maker stock [add|remove|set FRUIT N] [--if-stock M] [options]"
+      ),
+      (
+        ["stock", "add", "--help"],
+        "Usage: juice-maker stock [add|remove|set FRUIT N] [--if-stock M] [options]"
+      ),
       (
         ["order", "--help"],
         "Usage: juice-maker order JUICE [--count N] [--request-id ID] [options]"
       ),
-      (["shop", "--help"], "Usage: juice-maker shop [options]"),
-      (["history", "--help"], "Usage: juice-maker history [--limit N] [options]"),
-      (["validate", "--help"], "Usage: juice-maker validate [options]"),
+      (["shop", "--help"], "Usage: juice-maker shop [--plain] [options]"),
+      (["history", "--help"], "Usage: juice-maker history [--limit N] [--since TIME] [options]"),
+      (["validate", "--help"], "Usage: juice-maker validate [FILE…] [--catalog] [options]"),
     ] as [([String], String)])
   func everyCommandHasHelp(arguments: [String], firstLine: String) async throws {
     let sandbox = try Sandbox()

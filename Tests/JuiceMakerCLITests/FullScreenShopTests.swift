@@ -35,7 +35,7 @@ struct FullScreenShopTests {
       language: "en", title: "Fresh juice, made just for you!",
       bananaServed: "Here is your Banana Juice. Enjoy!",
       refusal: "Not enough fruit. Edit the stock? Missing: 6 more strawberries.", yes: "[ Yes ]",
-      stockTitle: "Add Stock", strawberryRow: "› strawberry  −  16 +",
+      stockTitle: "Edit Stock", strawberryRow: "› strawberry  −  16 +",
       strawberryServed: "Here is your Strawberry Juice. Enjoy!"),
   ]
 
@@ -165,7 +165,7 @@ struct FullScreenShopTests {
     let pane = try TmuxPane(["--lang", "en"], in: sandbox)
     try await pane.waitFor(text: "Fresh juice")
     try pane.send("s")
-    try await pane.waitFor(text: "Add Stock")
+    try await pane.waitFor(text: "Edit Stock")
     try pane.send("C-c")
     let end = try await pane.waitForExit()
     #expect(end.status == 130)

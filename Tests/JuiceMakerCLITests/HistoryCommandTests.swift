@@ -24,25 +24,68 @@ struct HistoryCommandTests {
     _ = sandbox.runInProcess(["order", "strawberry-banana-juice"])
     let english = try await sandbox.run(["history"])
     #expect(english.status == 0, "\(english)")
-    let columns = english.lines.map { line in
-      // Drop the time, which comes first: "2026-11-21 08:45:44Z".
-      line.components(separatedBy: "  ").dropFirst().joined(separator: "  ")
-    }
+    // The time comes first: "2026-11-21 08:45:44+00:00", 25 columns and 2 spaces.
+    let columns = english.lines.map { String($0.dropFirst(27)) }
     #expect(
       columns == [
-        "main  order  Strawberry Banana Juice ×1  refused  ",
-        "east  order  Strawberry Banana Juice ×1  done  banana -1, strawberry -10",
-        "main  add  banana ×3  done  banana +3",
+        "main  order  Strawberry Banana Juice ×1  refused  Missing: 10 more strawberries.",
+        "east  order  Strawberry Banana Juice ×1  done     banana -1, strawberries -10",
+        "main  add    bananas ×3                  done     bananas +3",
       ])
     for line in english.lines {
-      #expect(line.wholeMatch(of: /\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ  .*/) != nil, "\(line)")
+      #expect(line.wholeMatch(of: /\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\+00:00  .*/) != nil, "\(line)")
     }
     let korean = try await sandbox.run(["--lang", "ko", "history", "--limit", "2"])
     #expect(
-      korean.lines.map { $0.components(separatedBy: "  ").dropFirst().joined(separator: "  ") } == [
-        "main  주문  딸바쥬스 ×1  거절  ",
+      korean.lines.map { String($0.dropFirst(27)) } == [
+        "main  주문  딸바쥬스 ×1  거절  모자란 재료: 딸기 10개",
         "east  주문  딸바쥬스 ×1  완료  바나나 -1, 딸기 -10",
       ])
+  }
+
+  @Test func columnsAlignByDisplayWidthWithKoreanShopNames() async throws {
+    let sandbox = try Sandbox()
+    _ = sandbox.runInProcess(["--shop", "강남점", "order", "kiwi-juice"])
+    _ = sandbox.runInProcess(["--shop", "east", "order", "banana-juice"])
+    let outcome = try await sandbox.run(["--lang", "ko", "history"])
+    #expect(outcome.status == 0, "\(outcome)")
+    #expect(
+      outcome.lines.map { String($0.dropFirst(27)) } == [
+        "east    주문  바나나쥬스 ×1  완료  바나나 -2",
+        "강남점  주문  키위쥬스 ×1    완료  키위 -3",
+      ])
+  }
+
+  @Test func timesAreLocalWithTheirOffsetAndUTCInJSON() async throws {
+    let sandbox = try Sandbox()
+    _ = sandbox.runInProcess(["order", "kiwi-juice"])
+    let seoul = try await sandbox.run(["history"], environment: ["TZ": "Asia/Seoul"])
+    #expect(
+      seoul.lines.first?.wholeMatch(of: /\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\+09:00  .*/) != nil,
+      "\(seoul)")
+    let json = try await sandbox.run(["--json", "history"], environment: ["TZ": "Asia/Seoul"])
+    let time = try #require(json.json().objects("entries").first?.string("time"))
+    #expect(time.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/) != nil, "\(time)")
+  }
+
+  @Test func historyFiltersByShopAndTime() async throws {
+    let sandbox = try Sandbox()
+    _ = sandbox.runInProcess(["--shop", "강남점", "order", "kiwi-juice"])
+    _ = sandbox.runInProcess(["--shop", "east", "order", "banana-juice"])
+    _ = sandbox.runInProcess(["stock", "add", "kiwi", "1"])
+    let gangnam = try await sandbox.run(["--json", "history", "--shop", "강남점"])
+    #expect(try gangnam.json().objects("entries").map { $0.string("shop") } == ["강남점"])
+    let all = try await sandbox.history()
+    #expect(all.count == 3)
+    let recent = try await sandbox.run(["--json", "history", "--since", "1h"])
+    #expect(try recent.json().objects("entries").count == 3)
+    for future in ["2999-01-01", "2999-01-01 09:30", "2999-01-01T00:00:00+09:00"] {
+      let none = try await sandbox.run(["--json", "history", "--since", future])
+      #expect(try none.json().objects("entries").isEmpty, "\(future)")
+    }
+    let bad = try await sandbox.run(["--json", "history", "--since", "yesterday"])
+    #expect(bad.status == 64, "\(bad)")
+    #expect(try bad.json().string("error") == "invalidTime")
   }
 
   @Test func jsonHistoryHoldsEveryField() async throws {
@@ -125,19 +168,19 @@ struct HistoryCommandTests {
 
     let strings = try StringCatalog(directory: Paths.localization)
     let output = CapturedOutput()
+    let line = ParsedCommandLine.parse(
+      ["history"], commands: Commands.all, global: GlobalOptions.all)
     let context = Context(
-      invocation: Invocation.parse(["history"]), environment: [:], strings: strings,
-      texts: Texts(localizer: strings.localizer(for: "en")), output: output,
+      global: try GlobalOptions(line, environment: [:]), environment: [:], catalogFiles: [],
+      strings: strings, texts: Texts(localizer: strings.localizer(for: "en")), output: output,
       errorOutput: CapturedOutput())
-    try HistoryCommand(context: context).show(store, limit: 10)
-    let columns = output.text.split(separator: "\n").map { line in
-      line.components(separatedBy: "  ").dropFirst().joined(separator: "  ")
-    }
+    try HistoryCommand(parsing: line, context: context).show(store, limit: 10)
+    let columns = output.text.split(separator: "\n").map { String($0.dropFirst(27)) }
     #expect(
       columns == [
-        "west  set  mango ×4  done  mango -6",
-        "west  remove  mango ×20  refused  ",
-        "east  add  kiwi ×2  done  kiwi +2",
+        "west  set     mangoes ×4   done     mangoes -6",
+        "west  remove  mangoes ×20  refused  Missing: 10 more mangoes.",
+        "east  add     kiwis ×2     done     kiwis +2",
       ])
   }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 struct LanguageTests {
@@ -49,7 +50,7 @@ struct LanguageTests {
     let outcome = try await sandbox.run(["order", "포도쥬스"], environment: ["LANG": "ko_KR.UTF-8"])
     #expect(outcome.status == 64, "\(outcome)")
     #expect(outcome.stdout == "")
-    #expect(outcome.stderr == "메뉴에 “포도쥬스”(이)라는 쥬스가 없어요. juice-maker menu로 메뉴를 확인하세요.\n")
+    #expect(outcome.stderr == "메뉴에 “포도쥬스”라는 쥬스가 없어요. juice-maker menu로 메뉴를 확인하세요.\n")
     let usage = try await sandbox.run(["--lang", "ko", "order", "kiwi-juice", "--count", "0"])
     #expect(usage.stderr == "--count 값은 1 이상이어야 해요. 0은 안 돼요.\n")
   }
@@ -62,5 +63,71 @@ struct LanguageTests {
         == "Usage: juice-maker order JUICE [--count N] [--request-id ID] [options]")
     let korean = try await sandbox.run(["order", "--help"], environment: ["LANG": "ko_KR.UTF-8"])
     #expect(korean.lines.first == "사용법: juice-maker order JUICE [--count N] [--request-id ID] [옵션]")
+  }
+}
+
+/// English names agree with the counts beside them, on every screen.
+struct CountAgreementTests {
+  @Test func englishNamesAgreeWithTheirCountsInStockAndTheShop() async throws {
+    let sandbox = try Sandbox()
+    sandbox.setStock(["kiwi": 1, "mango": 0])
+    let stock = try await sandbox.run(["stock"])
+    #expect(stock.lines.contains("kiwi          1"), "\(stock)")
+    #expect(stock.lines.contains("mangoes       0"), "\(stock)")
+    let shop = try await sandbox.run(["shop"], input: "s\n+ kiwi 1\nClose\nq\n")
+    #expect(
+      shop.lines.contains("strawberries 10 · bananas 10 · pineapples 10 · kiwi 1 · mangoes 0"))
+    #expect(shop.lines.contains("  4) kiwi 1"), "\(shop)")
+    #expect(shop.lines.contains("> kiwis: 2 in stock"), "\(shop)")
+    let rush = try await sandbox.run(["rush", "--orders", "1", "--shops", "1"], useStore: false)
+    #expect(rush.stdout.contains("strawberries"), "\(rush)")
+  }
+
+  @Test func particlesAfterAQuotedWordAreRendered() async throws {
+    let sandbox = try Sandbox()
+    let juice = try await sandbox.run(["--lang", "ko", "order", "수박"])
+    #expect(juice.stderr == "메뉴에 “수박”이라는 쥬스가 없어요. juice-maker menu로 메뉴를 확인하세요.\n")
+    let fruit = try await sandbox.run(["--lang", "ko", "stock", "add", "배", "1"])
+    #expect(fruit.stderr == "가게에 “배”라는 과일이 없어요. juice-maker stock으로 재고를 확인하세요.\n")
+    let command = try await sandbox.run(["--lang", "ko", "사과"])
+    #expect(command.stderr.hasPrefix("“사과”라는 명령은 없어요."), "\(command)")
+  }
+
+  @Test func longInputIsCutShortWithAMarkerInTheUsersLanguage() async throws {
+    let sandbox = try Sandbox()
+    let long = String(repeating: "x", count: 4095)
+    let korean = try await sandbox.run(["--lang", "ko", "order", long])
+    #expect(korean.status == 64, "\(korean)")
+    #expect(korean.stderr.contains("… (4095바이트)"), "\(korean)")
+    #expect(!korean.stderr.contains("bytes"), "\(korean)")
+    let english = try await sandbox.run(["order", long])
+    #expect(english.stderr.contains("… (4095 bytes)"), "\(english)")
+  }
+}
+
+/// Pack problems read in the user's language, not in English inside a Korean sentence.
+struct PackProblemLanguageTests {
+  @Test func packProblemsAreInKorean() async throws {
+    let sandbox = try Sandbox()
+    let broken = sandbox.directory.appending(path: "broken")
+    try FileManager.default.createDirectory(at: broken, withIntermediateDirectories: true)
+    try Data(
+      #"{"juices":[{"id":"x-juice","ingridients":[]}],"fruits":[{"id":"kiwi2","stock":-1}]}"#.utf8
+    ).write(to: broken.appending(path: "juices.json"))
+    let outcome = try await sandbox.run(["--lang", "ko", "--recipes", broken.path, "menu"])
+    #expect(outcome.status == 65, "\(outcome)")
+    let file = broken.appending(path: "juices.json").path
+    #expect(
+      outcome.errorLines == [
+        "레시피 팩에 문제가 3개 있어요:",
+        "  \(file): juices[0].ingridients: 모르는 키 \"ingridients\"",
+        "  \(file): juices[0]: \"ingredients\" 키가 없어요",
+        "  \(file): fruits[0].stock: 재고는 음수일 수 없어요 (지금 -1)",
+      ])
+    let missing = try await sandbox.run([
+      "--lang", "ko", "--recipes", sandbox.path("nowhere"), "menu",
+    ])
+    #expect(missing.stderr.contains("레시피 폴더가 없어요"), "\(missing)")
+    #expect(!missing.stderr.contains("does not exist"), "\(missing)")
   }
 }

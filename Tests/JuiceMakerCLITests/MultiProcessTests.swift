@@ -123,7 +123,8 @@ struct MultiProcessTests {
           refusedCount += 1
         }
       }
-      let unknown = "There is no juice “n” on the menu. Run juice-maker menu to see it."
+      let unknown =
+        "There is no juice “n” on the menu. Type a juice's number or name to order it, s to edit the stock, q to quit, ? for this help."
       #expect(outcome.errorLines == Array(repeating: unknown, count: madeHere))
       #expect(outcome.lines.last == "> Thank you, come again!")
     }

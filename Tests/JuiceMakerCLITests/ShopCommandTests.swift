@@ -1,6 +1,16 @@
 import Testing
 
 struct ShopCommandTests {
+  /// The Korean stock screen's syntax.
+  static let koreanStockHelp =
+    "+ 과일 수량으로 추가, - 과일 수량으로 빼기, = 과일 수량으로 설정해요 (과일은 번호나 이름, 예: + 1 10, + 딸기 10개). 다 되면 닫기, 도움말은 ?."
+  /// The English order screen's syntax.
+  static let orderHelp =
+    "Type a juice's number or name to order it, s to edit the stock, q to quit, ? for this help."
+  /// The English stock screen's syntax.
+  static let stockHelp =
+    "Type + FRUIT N to add, - FRUIT N to remove, = FRUIT N to set (FRUIT by number or name, as in + 1 10 or + strawberry 10), Close to close, ? for this help."
+
   /// The lines of the Korean order screen.
   static func koreanOrderScreen(board: String, makeable: [Int]) -> [String] {
     let names = [
@@ -15,7 +25,7 @@ struct ShopCommandTests {
   static func koreanStockScreen(_ levels: [Int]) -> [String] {
     let names = ["딸기", "바나나", "파인애플", "키위", "망고"]
     return ["재고 추가"] + zip(names, levels).enumerated().map { "  \($0 + 1)) \($1.0) \($1.1)" }
-      + ["+ 과일 수량으로 추가, - 과일 수량으로 빼기, = 과일 수량으로 설정해요 (과일은 번호나 이름). 다 되면 닫기."]
+      + [koreanStockHelp]
   }
 
   @Test func koreanSessionOrdersIsRefusedEditsTheStockAndOrdersAgain() async throws {
@@ -33,7 +43,7 @@ struct ShopCommandTests {
     expected += order("딸기 10 · 바나나 10 · 파인애플 10 · 키위 10 · 망고 10", [0, 5, 3, 5, 1, 3, 5])
     expected += [made, ""]
     expected += order("딸기 0 · 바나나 9 · 파인애플 10 · 키위 10 · 망고 10", [0, 4, 3, 5, 0, 3, 5])
-    expected += ["> 재료가 모자라요. 재고를 수정할까요? 모자란 재료: 딸기 10개", "(예/아니오) "]
+    expected += ["> 재료가 모자라요. 재고를 수정할까요? 모자란 재료: 딸기 10개", "(예: y · 아니오: n, q 또는 빈 줄) "]
     expected += stock([0, 9, 10, 10, 10]) + ["> 딸기 재고: 10개", ""]
     expected += stock([10, 9, 10, 10, 10]) + ["> 바나나 재고: 3개", ""]
     expected += stock([10, 3, 10, 10, 10]) + ["> 키위 재고: 8개", ""]
@@ -58,7 +68,7 @@ struct ShopCommandTests {
       outcome.lines == [
         "",
         "Fresh juice, made just for you!",
-        "strawberry 10 · banana 10 · pineapple 10 · kiwi 10 · mango 10",
+        "strawberries 10 · bananas 10 · pineapples 10 · kiwis 10 · mangoes 10",
         "  1) Strawberry Juice         0 can be made",
         "  2) Banana Juice             5 can be made",
         "  3) Kiwi Juice               3 can be made",
@@ -80,21 +90,76 @@ struct ShopCommandTests {
     #expect(bare.stdout.contains("> Here is your Banana Juice. Enjoy!\n"))
   }
 
-  @Test func answeringNoReturnsToTheOrderScreenAndOtherAnswersAskAgain() async throws {
+  @Test(arguments: ["n", "NO", "q", "", "\u{1B}", "\u{1B}[A", "아니요"])
+  func theYesNoPromptShowsItsChoicesAndTakesQEmptyAndEscapeAsNo(answer: String) async throws {
     let sandbox = try Sandbox()
-    let outcome = try await sandbox.run(["shop"], input: "1\nmaybe\n\nNO\nq\n")
+    let outcome = try await sandbox.run(["shop"], input: "1\n\(answer)\nq\n")
     #expect(outcome.status == 0, "\(outcome)")
     #expect(outcome.stderr == "")
     let refusal = "> Not enough fruit. Edit the stock? Missing: 6 more strawberries."
     let refusalLine = try #require(outcome.lines.firstIndex(of: refusal), "\(outcome)")
-    #expect(outcome.lines[refusalLine + 1] == "(Yes/No) (Yes/No) (Yes/No) ")
+    #expect(outcome.lines[refusalLine + 1] == "(Yes: y · No: n, q or an empty line) ")
     #expect(outcome.lines[refusalLine + 2] == "Fresh juice, made just for you!")
-    #expect(!outcome.stdout.contains("Add Stock"))
+    #expect(!outcome.stdout.contains("Edit Stock\n"))
+    #expect(try await sandbox.stock() == freshStock)
+  }
+
+  @Test func anotherAnswerIsNamedAndTheQuestionAskedAgain() async throws {
+    let sandbox = try Sandbox()
+    let outcome = try await sandbox.run(["shop"], input: "1\nmaybe\n3\ny\nClose\nq\n")
+    #expect(outcome.status == 0, "\(outcome)")
+    #expect(
+      outcome.errorLines == [
+        "“maybe” is neither yes nor no; answer y or n.",
+        "“3” is neither yes nor no; answer y or n.",
+      ])
+    let prompt = "(Yes: y · No: n, q or an empty line) "
+    #expect(outcome.stdout.contains(prompt + prompt + prompt + "\nEdit Stock\n"), "\(outcome)")
+  }
+
+  @Test(arguments: ["?", "help", "HELP", "도움말"])
+  func eachScreenPrintsItsOwnSyntaxOnRequest(request: String) async throws {
+    let sandbox = try Sandbox()
+    let outcome = try await sandbox.run(["shop"], input: "\(request)\ns\n\(request)\nClose\nq\n")
+    #expect(outcome.status == 0, "\(outcome)")
+    #expect(outcome.stderr == "")
+    #expect(outcome.lines.contains("> " + Self.orderHelp), "\(outcome)")
+    #expect(outcome.lines.contains("> " + Self.stockHelp), "\(outcome)")
+  }
+
+  @Test func koreanStockEditsTakeNInEveryNaturalForm() async throws {
+    let sandbox = try Sandbox()
+    let input = "s\n+ 딸기 10\n+ 딸기 10개\n+딸기10\n+ 1 10\n- 키위 3개\n= 망고 7\n닫기\nq\n"
+    let outcome = try await sandbox.run(["--lang", "ko", "shop"], input: input)
+    #expect(outcome.status == 0, "\(outcome)")
+    #expect(outcome.stderr == "", "\(outcome)")
+    #expect(
+      try await sandbox.stock() == [
+        "strawberry": 50, "banana": 10, "pineapple": 10, "kiwi": 7, "mango": 7,
+      ])
+  }
+
+  @Test func koreanStockEditsNameAMissingOrMalformedN() async throws {
+    let sandbox = try Sandbox()
+    let input = "s\n+ 딸기\n= 딸기 abc\n+ 딸기 abc\n- 딸기 x3\n+ 10\n닫기\nq\n"
+    let outcome = try await sandbox.run(["--lang", "ko", "shop"], input: input)
+    #expect(outcome.status == 0, "\(outcome)")
+    let help = " " + Self.koreanStockHelp
+    #expect(
+      outcome.errorLines == [
+        "과일 뒤에 수량 N이 없어요." + help,
+        "수량 N은 정수여야 해요. “abc”(은)는 정수가 아니에요." + help,
+        "수량 N은 정수여야 해요. “abc”(은)는 정수가 아니에요." + help,
+        "수량 N은 정수여야 해요. “x3”은 정수가 아니에요." + help,
+        "수량 N 앞에 과일이 없어요." + help,
+      ])
+    #expect(!outcome.stderr.contains("juice-maker"))
     #expect(try await sandbox.stock() == freshStock)
   }
 
   @Test(arguments: [
-    ("", "> "), ("1\n", "(Yes/No) "), ("1\ny\n", "> "), ("s\n+ kiwi 1\n", "> "), ("3", "> "),
+    ("", "> "), ("1\n", "(Yes: y · No: n, q or an empty line) "), ("1\ny\n", "> "),
+    ("s\n+ kiwi 1\n", "> "), ("3", "> "),
   ])
   func endOfInputEndsTheShopCleanly(input: String, lastLine: String) async throws {
     let sandbox = try Sandbox()
@@ -111,9 +176,9 @@ struct ShopCommandTests {
     #expect(outcome.status == 0, "\(outcome)")
     #expect(
       outcome.errorLines == [
-        "There is no juice “9” on the menu. Run juice-maker menu to see it.",
-        "There is no juice “0” on the menu. Run juice-maker menu to see it.",
-        "There is no juice “grape” on the menu. Run juice-maker menu to see it.",
+        "There is no juice “9” on the menu. " + Self.orderHelp,
+        "There is no juice “0” on the menu. " + Self.orderHelp,
+        "There is no juice “grape” on the menu. " + Self.orderHelp,
       ])
     #expect(outcome.lines.contains("> > > > > Here is your Banana Juice. Enjoy!"))
     #expect(outcome.lines.last == "> Thank you, come again!")
@@ -121,21 +186,24 @@ struct ShopCommandTests {
 
   @Test func stockScreenReportsBadEditsAndKeepsTheStock() async throws {
     let sandbox = try Sandbox()
-    let input = "s\n- kiwi 11\n+ grape 1\n= kiwi\n+ kiwi 0\n= kiwi -1\n+ kiwi x\n+ 4 5\nClose\nq\n"
+    let input =
+      "s\n- kiwi 11\n+ grape 1\n= kiwi\n+ kiwi\n+ kiwi 0\n= kiwi -1\n+ kiwi x\n+ 4 5\nClose\nq\n"
     let outcome = try await sandbox.run(["shop"], input: input)
     #expect(outcome.status == 0, "\(outcome)")
     #expect(
       outcome.errorLines == [
         "Only 10 kiwis in stock, so 11 can't be removed.",
-        "There is no fruit “grape” in the store. Run juice-maker stock to see it.",
-        "= needs N.",
+        "There is no fruit “grape” in the store. " + Self.stockHelp,
+        "N, how many, is missing after the fruit. " + Self.stockHelp,
+        "N, how many, is missing after the fruit. " + Self.stockHelp,
         "N must be at least 1, not 0.",
         "N must not be negative, not -1.",
-        "There is no fruit “kiwi x” in the store. Run juice-maker stock to see it.",
+        "N must be a whole number, not “x”. " + Self.stockHelp,
       ])
-    #expect(outcome.lines.contains("> > > > > > > kiwi: 15 in stock"))
+    #expect(outcome.lines.contains("> > > > > > > > kiwis: 15 in stock"))
     #expect(
-      outcome.stdout.contains("strawberry 10 · banana 10 · pineapple 10 · kiwi 15 · mango 10"))
+      outcome.stdout.contains(
+        "strawberries 10 · bananas 10 · pineapples 10 · kiwis 15 · mangoes 10"))
     #expect(try await sandbox.stock()["kiwi"] == 15)
   }
 

@@ -7,7 +7,8 @@ struct StockCommandTests {
     #expect(english.status == 0, "\(english)")
     #expect(
       english.lines == [
-        "strawberry  10", "banana      10", "pineapple   10", "kiwi        10", "mango       10",
+        "strawberries  10", "bananas       10", "pineapples    10", "kiwis         10",
+        "mangoes       10",
       ])
     #expect(english.stderr == "")
     let korean = try await sandbox.run(["--lang", "ko", "stock"])
@@ -19,14 +20,14 @@ struct StockCommandTests {
     let sandbox = try Sandbox()
     let added = try await sandbox.run(["stock", "add", "kiwi", "5"])
     #expect(added.status == 0, "\(added)")
-    #expect(added.stdout == "kiwi: 15 in stock\n")
+    #expect(added.stdout == "kiwis: 15 in stock\n")
     #expect(added.stderr == "")
     let removed = try await sandbox.run(["--lang", "ko", "stock", "remove", "딸기", "4"])
     #expect(removed.status == 0, "\(removed)")
     #expect(removed.stdout == "딸기 재고: 6개\n")
     let set = try await sandbox.run(["stock", "set", "Mangoes", "0"])
     #expect(set.status == 0, "\(set)")
-    #expect(set.stdout == "mango: 10 → 0 in stock\n")
+    #expect(set.stdout == "mangoes: 10 → 0 in stock\n")
     #expect(
       try await sandbox.stock() == [
         "strawberry": 6, "banana": 10, "pineapple": 10, "kiwi": 15, "mango": 0,
@@ -116,7 +117,7 @@ struct StockCommandTests {
     let sandbox = try Sandbox()
     let outcome = sandbox.runInProcess(["stock", "add", name, "2"])
     #expect(outcome.status == 0, "\(outcome)")
-    #expect(outcome.stdout == "kiwi: 12 in stock\n")
+    #expect(outcome.stdout == "kiwis: 12 in stock\n")
   }
 
   @Test func ambiguousFruitNameListsTheCandidates() async throws {
@@ -135,7 +136,7 @@ struct StockCommandTests {
     let sandbox = try Sandbox()
     let outcome = try await sandbox.run(["stock", "set", "kiwi", "10"])
     #expect(outcome.status == 0, "\(outcome)")
-    #expect(outcome.stdout == "kiwi: 10 → 10 in stock\n")
+    #expect(outcome.stdout == "kiwis: 10 → 10 in stock\n")
   }
 }
 
@@ -145,7 +146,7 @@ struct ConditionalSetTests {
     let sandbox = try Sandbox()
     let outcome = try await sandbox.run(["stock", "set", "kiwi", "5", "--if-stock", "10"])
     #expect(outcome.status == 0, "\(outcome)")
-    #expect(outcome.stdout == "kiwi: 10 → 5 in stock\n")
+    #expect(outcome.stdout == "kiwis: 10 → 5 in stock\n")
     #expect(try await sandbox.stock()["kiwi"] == 5)
   }
 

@@ -35,6 +35,8 @@ struct ValidateCommandTests {
     let text = try await sandbox.run(data + ["validate"])
     #expect(text.status == 0, "\(text)")
     #expect(text.lines.first == "warning: [ko] juice.melon-juice: missing name")
+    let korean = try await sandbox.run(data + ["--lang", "ko", "validate"])
+    #expect(korean.lines.first == "경고: [ko] juice.melon-juice: 이름이 없어요", "\(korean)")
   }
 
   @Test func brokenCatalogIsADataError() async throws {
@@ -104,7 +106,7 @@ struct ValidateCommandTests {
     #expect(issue.string("message") == "unsupported format specifier: %y")
     let text = try await sandbox.run(["validate", "--catalog", file])
     #expect(text.status == 65, "\(text)")
-    #expect(text.stderr.contains("error: [en] bad: unsupported format specifier: %y"))
+    #expect(text.stdout.contains("error: [en] bad: unsupported format specifier: %y"))
   }
 
   @Test func catalogOptionNeedsReadableFiles() async throws {
@@ -121,5 +123,46 @@ struct ValidateCommandTests {
     #expect(malformed.stderr.contains("Bad.xcstrings: not valid JSON: line 1, column 2"))
     let misplaced = try await sandbox.run(["menu", "--catalog"])
     #expect(misplaced.status == 64, "\(misplaced)")
+  }
+}
+
+/// `validate` finds names that make ordering ambiguous, and reports once, on standard output.
+struct ValidateReportTests {
+  @Test func duplicateDisplayNamesInOneLanguageAreErrors() async throws {
+    let sandbox = try Sandbox()
+    let data = try Fixtures.ambiguous(in: sandbox)
+    let outcome = try await sandbox.run(data + ["validate"])
+    #expect(outcome.status == 65, "\(outcome)")
+    #expect(outcome.stderr == "", "\(outcome)")
+    #expect(
+      outcome.lines.contains(
+        "error: [ko] “라즈베리” is the name of more than one fruit: lime, raspberry. Editing the stock by that name is ambiguous."
+      ), "\(outcome)")
+    let summaries = outcome.lines.filter { $0.hasPrefix("Checked ") }
+    #expect(summaries == [outcome.lines.last], "\(outcome)")
+    #expect(outcome.lines.last?.hasSuffix(": 1 error, 0 warnings.") == true, "\(outcome)")
+    let json = try await sandbox.run(data + ["--json", "validate"])
+    #expect(json.status == 65, "\(json)")
+    let document = try json.json()
+    #expect(document.bool("ok") == false)
+    #expect(
+      document.objects("issues").contains {
+        $0.string("language") == "ko" && $0.string("severity") == "error"
+      })
+  }
+
+  @Test func errorsAndTheSummaryAreOneReportOnStandardOutput() async throws {
+    let sandbox = try Sandbox()
+    let data = try Fixtures.untranslatedJuice(in: sandbox)
+    let localization = data[3]
+    // Remove the English name too: a missing name in the source language is an error.
+    try Data(
+      #"{ "sourceLanguage": "en", "version": "1.0", "strings": {} }"#.utf8
+    ).write(to: URL(fileURLWithPath: localization).appending(path: "Melon.xcstrings"))
+    let outcome = try await sandbox.run(data + ["validate"])
+    #expect(outcome.status == 65, "\(outcome)")
+    #expect(outcome.stderr == "", "\(outcome)")
+    #expect(outcome.lines.first?.hasPrefix("error:") == true, "\(outcome)")
+    #expect(outcome.lines.filter { $0.hasPrefix("Checked ") }.count == 1, "\(outcome)")
   }
 }

@@ -196,6 +196,18 @@ struct CatalogTests {
     #expect(error.description.contains("nested more than"))
   }
 
+  @Test func packsInMemoryAreDecodedAsStrictlyAsFiles() throws {
+    let fruits = PackSource.bytes(
+      Array(#"{"fruits": [{"id": "kiwi"}]}"#.utf8), name: "<built-in>/Recipes/fruits.json")
+    let juices = PackSource.bytes(
+      Array(#"{"juices": [{"id": "kiwi-juice", "ingridients": []}]}"#.utf8),
+      name: "<built-in>/Recipes/juices.json")
+    #expect(try Catalog.load([fruits]).fruits.map(\.id) == ["kiwi"])
+    let error = try #require(throws: CatalogError.self) { try Catalog.load([fruits, juices]) }
+    #expect(error.problems.allSatisfy { $0.file == "<built-in>/Recipes/juices.json" })
+    #expect(error.description.contains("ingridients"))
+  }
+
   @Test func invalidUTF8IsReported() throws {
     let directory = try Paths.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }

@@ -1,21 +1,38 @@
 import Foundation
 import JuiceMakerKit
 
-/// `juice-maker history [--limit N]`: the journal of orders and stock edits, newest first.
+/// `juice-maker history [--limit N] [--since TIME] [--shop NAME]`: the journal of orders and
+/// stock edits, newest first, in columns aligned by display width, times in the local time
+/// zone with its offset (UTC in `--json`); a refused row names what was short.
 ///
 /// It reads the journal through `FruitStore`, so it works over any storage.
-struct HistoryCommand {
+struct HistoryCommand: Command {
+  static let limitOption = Option.number("limit", .positive)
+  static let sinceOption = Option<Date>(
+    spec: OptionSpec(name: "since", metavariable: "TIME"),
+    convert: { text throws(CLIError) in try TimeText.date(from: text, for: "--since") })
+  static let definition = CommandDefinition(
+    name: "history", options: [limitOption.spec, sinceOption.spec])
+
   let context: Context
+  /// How many entries to show.
+  let limit: Int
+  /// Only entries at or after this date.
+  let since: Date?
+  /// Only entries of this shop: `--shop` when given on the command line.
+  let shop: String?
 
   /// How many entries `history` shows without `--limit`.
   static let defaultLimit = 20
 
-  func run() throws(CLIError) {
-    _ = try context.arguments([], command: "history")
-    let limit =
-      try context.invocation["limit"].map { text throws(CLIError) in
-        try Quantity.parse(text, for: "--limit", .positive)
-      } ?? Self.defaultLimit
+  init(parsing line: ParsedCommandLine, context: Context) throws(CLIError) {
+    self.context = context
+    limit = try line.value(Self.limitOption) ?? Self.defaultLimit
+    since = try line.value(Self.sinceOption)
+    shop = context.global.shopGiven ? context.global.shop : nil
+  }
+
+  func run(input: inout any LineInput) throws(CLIError) {
     let catalog = try context.loadCatalog()
     let store = try context.openStore(for: catalog)
     try show(store, limit: limit)
@@ -25,7 +42,7 @@ struct HistoryCommand {
   func show(_ store: FruitStore, limit: Int) throws(CLIError) {
     let entries: [JournalEntry]
     do {
-      entries = try store.journal(JournalQuery(limit: limit))
+      entries = try store.journal(JournalQuery(editor: shop, since: since, limit: limit))
     } catch {
       throw CLIError(error)
     }
@@ -43,28 +60,60 @@ struct HistoryCommand {
     let formatter = ISO8601DateFormatter()
     formatter.formatOptions = [.withFullDate, .withFullTime, .withSpaceBetweenDateAndTime]
     formatter.timeZone = TimeZone.current
-    for entry in entries {
+    let rows = entries.map { entry in
       let action = entry.operation.action
       let subject: String
       switch action {
       case .order(let juice, _): subject = texts.name(of: juice)
       case .add(let fruit, _), .remove(let fruit, _), .set(let fruit, _, _):
-        subject = texts.name(of: fruit)
+        subject = texts.name(of: fruit, count: action.count)
       }
-      let changes = entry.changes.sorted { $0.fruit < $1.fruit }.map { change in
+      var detail = entry.changes.sorted { $0.fruit < $1.fruit }.map { change in
         let delta = change.after - change.before
-        return texts.name(of: change.fruit) + " " + (delta > 0 ? "+" : "") + String(delta)
+        return texts.name(of: change.fruit, count: abs(delta)) + " " + (delta > 0 ? "+" : "")
+          + String(delta)
+      }.joined(separator: ", ")
+      if case .refused(let shortages) = entry.outcome, !shortages.isEmpty {
+        detail = texts.string(
+          LocalizationKey.orderShortages, .string(texts.localizer.phrase(for: shortages)))
       }
-      let line = [
-        formatter.string(from: entry.date),
-        Texts.shown(entry.operation.editor),
+      return [
+        Self.localTime(formatter.string(from: entry.date)),
+        texts.shown(entry.operation.editor),
         texts.string("history.kind." + action.name),
         subject + " ×" + String(action.count),
         texts.string("history.outcome." + entry.outcome.name),
-        changes.joined(separator: ", "),
+        detail,
       ]
-      context.say(line.joined(separator: "  "))
     }
+    // Columns aligned by display width (Hangul takes two columns); the last is not padded.
+    var widths = [Int](repeating: 0, count: 6)
+    for row in rows {
+      for (index, cell) in row.enumerated() {
+        widths[index] = max(widths[index], cell.displayWidth)
+      }
+    }
+    for row in rows {
+      let cells = row.enumerated().map { index, cell in
+        index == row.count - 1 ? cell : cell.padded(to: widths[index])
+      }
+      context.say(cells.joined(separator: "  ").trimmingTrailingSpaces())
+    }
+  }
+
+  /// A time as the formatter writes it, with `Z` spelled as the offset `+00:00`, so every
+  /// row shows its offset the same way.
+  static func localTime(_ text: String) -> String {
+    text.hasSuffix("Z") ? String(text.dropLast()) + "+00:00" : text
+  }
+}
+
+extension String {
+  /// The text without trailing spaces.
+  fileprivate func trimmingTrailingSpaces() -> String {
+    var text = Substring(self)
+    while text.last == " " { text.removeLast() }
+    return String(text)
   }
 }
 

@@ -1,15 +1,20 @@
 import JuiceMakerKit
 
 /// `juice-maker menu`: each juice with its name, recipe, and how many can be made now.
-struct MenuCommand {
+struct MenuCommand: Command {
+  static let definition = CommandDefinition(name: "menu")
+
   let context: Context
 
-  func run() throws(CLIError) {
-    _ = try context.arguments([], command: "menu")
+  init(parsing line: ParsedCommandLine, context: Context) {
+    self.context = context
+  }
+
+  func run(input: inout any LineInput) throws(CLIError) {
     let catalog = try context.loadCatalog()
     let store = try context.openStore(for: catalog)
     let shop = JuiceMaker(name: context.shopName, catalog: catalog, store: store)
-    let menu = try ShopCommand.availability(shop)
+    let menu = try shop.menu()
     let texts = context.texts
     if context.json {
       context.emit(

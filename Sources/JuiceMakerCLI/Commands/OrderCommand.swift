@@ -2,28 +2,43 @@ import JuiceMakerKit
 
 /// `juice-maker order JUICE [--count N] [--request-id ID]`: makes juice, all or nothing,
 /// once per request id.
-struct OrderCommand {
-  let context: Context
-
-  func run() throws(CLIError) {
-    let given = try context.arguments(["JUICE"], command: "order")
-    let count =
-      try context.invocation["count"].map { text throws(CLIError) in
-        try Quantity.parse(text, for: "--count", .positive)
-      } ?? 1
-    let requestID = try context.invocation["request-id"].map { text throws(CLIError) in
+struct OrderCommand: Command {
+  static let countOption = Option.number("count", .positive)
+  static let requestIDOption = Option<RequestID>(
+    spec: OptionSpec(name: "request-id", metavariable: "ID"),
+    convert: { text throws(CLIError) in
       do {
         return try RequestID(validating: text)
       } catch {
         throw .invalidRequestID(text)
       }
-    }
+    })
+  static let definition = CommandDefinition(
+    name: "order", options: [countOption.spec, requestIDOption.spec],
+    arguments: [ArgumentSpec(name: "JUICE", completion: .juice)])
+
+  let context: Context
+  /// The juice as given: an id or a name.
+  let juiceName: String
+  /// How many to make at once.
+  let count: Int
+  /// The request's id, so a retried order is made once.
+  let requestID: RequestID?
+
+  init(parsing line: ParsedCommandLine, context: Context) throws(CLIError) {
+    self.context = context
+    juiceName = line.arguments[0]
+    count = try line.value(Self.countOption) ?? 1
+    requestID = try line.value(Self.requestIDOption)
+  }
+
+  func run(input: inout any LineInput) throws(CLIError) {
     let catalog = try context.loadCatalog()
     let juice = try NameIndex(catalog: catalog, strings: context.strings).juice(
-      named: given[0], in: catalog)
+      named: juiceName, in: catalog)
     let store = try context.openStore(for: catalog)
     let shop = JuiceMaker(name: context.shopName, catalog: catalog, store: store)
-    let order = try Self.make(juice, count: count, at: shop, requestID: requestID)
+    let order = try shop.serve(juice, count: count, requestID: requestID)
     let texts = context.texts
     if context.json {
       context.emit(
@@ -35,32 +50,6 @@ struct OrderCommand {
       )
     } else {
       context.say(texts.orderMessage(order))
-    }
-  }
-
-  /// Makes juice, turning the shop's refusal into the command's.
-  static func make(_ juice: Juice, count: Int, at shop: JuiceMaker, requestID: RequestID? = nil)
-    throws(CLIError) -> Order
-  {
-    do throws(JuiceMakerError) {
-      return try shop.make(juice, count: count, requestID: requestID)
-    } catch {
-      throw Self.error(for: error)
-    }
-  }
-
-  /// The command's error for a shop's.
-  static func error(for error: JuiceMakerError) -> CLIError {
-    switch error {
-    case .outOfStock(let shortages): .outOfStock(shortages)
-    case .unknownJuice(let id): .unknownJuice(id.rawValue)
-    case .unknownFruit(let id): .unknownFruit(id.rawValue)
-    case .invalidCount(let count): .tooLarge(value: String(count), option: "--count")
-    case .overflow(let fruit, let stock, let amount):
-      .overflow(fruit: fruit, stock: stock, amount: amount)
-    case .stockChanged(let fruit, let expected, let actual):
-      .stockChanged(fruit: fruit, expected: expected, actual: actual)
-    case .storage(let storageError): CLIError(storageError)
     }
   }
 }

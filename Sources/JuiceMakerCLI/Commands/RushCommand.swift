@@ -6,27 +6,47 @@ import JuiceMakerKit
 ///
 /// Without `--threads` or `--tasks` the shops take turns on one thread, so the same seed
 /// gives the same result.
-struct RushCommand {
-  let context: Context
+struct RushCommand: Command {
+  static let shopsOption = Option.number("shops", .positive)
+  static let ordersOption = Option.number("orders", .positive, metavariable: "M")
+  static let seedOption = Option.number("seed", .nonNegative, metavariable: "S")
+  static let threadsFlag = Flag("threads")
+  static let tasksFlag = Flag("tasks")
+  static let definition = CommandDefinition(
+    name: "rush",
+    options: [
+      shopsOption.spec, ordersOption.spec, seedOption.spec, threadsFlag.spec, tasksFlag.spec,
+    ],
+    exclusive: [[threadsFlag.spec, tasksFlag.spec]])
 
-  func run() throws(CLIError) {
-    _ = try context.arguments([], command: "rush")
-    let invocation = context.invocation
-    let shops = try Quantity.parse(invocation["shops"] ?? "4", for: "--shops", .positive)
-    let orders = try Quantity.parse(invocation["orders"] ?? "1000", for: "--orders", .positive)
-    let seed = try Quantity.parse(invocation["seed"] ?? "1", for: "--seed", .nonNegative)
+  let context: Context
+  let shops: Int
+  let orders: Int
+  let seed: Int
+  let mode: Rush.Mode
+
+  init(parsing line: ParsedCommandLine, context: Context) throws(CLIError) {
+    self.context = context
+    shops = try line.value(Self.shopsOption) ?? 4
+    orders = try line.value(Self.ordersOption) ?? 1000
+    seed = try line.value(Self.seedOption) ?? 1
     guard shops <= 1024 else { throw .tooLarge(value: String(shops), option: "--shops") }
-    if invocation.has("threads") && invocation.has("tasks") {
-      throw .conflictingOptions("--threads", "--tasks")
-    }
-    let mode: Rush.Mode =
-      invocation.has("threads") ? .threads : invocation.has("tasks") ? .tasks : .sequential
+    mode =
+      line.isSet(Self.threadsFlag) ? .threads : line.isSet(Self.tasksFlag) ? .tasks : .sequential
+  }
+
+  func run(input: inout any LineInput) throws(CLIError) {
     let catalog = try context.loadCatalog()
+    // Only --store on this command line makes a rush durable: its fake orders and restocks
+    // must never land in a store an exported JUICE_MAKER_STORE happens to name.
     let store: FruitStore
-    if invocation["store"] != nil || context.environment["JUICE_MAKER_STORE"] != nil {
+    let location: String?
+    if context.global.store != nil {
       store = try context.openStore(for: catalog)
+      location = context.storePath
     } else {
       store = FruitStore(catalog: catalog)
+      location = nil
     }
     let rush = Rush(
       catalog: catalog, store: store, shops: shops, orders: orders, seed: UInt64(seed))
@@ -37,11 +57,15 @@ struct RushCommand {
       throw CLIError(error)
     }
     if let failure = report.failure {
-      throw OrderCommand.error(for: failure)
+      throw CLIError(failure)
     }
     if context.json {
-      context.emit(RushDocument(report, mode: mode, catalog: catalog, store: store))
+      context.emit(
+        RushDocument(report, mode: mode, catalog: catalog, store: store, location: location))
     } else {
+      context.say(
+        location.map { context.texts.string("rush.store.file", .string(context.texts.shown($0))) }
+          ?? context.texts.string("rush.store.memory"))
       print(report, catalog: catalog, store: store)
     }
     if let broken = report.broken {
@@ -66,7 +90,9 @@ struct RushCommand {
           + texts.string(
             "rush.juice", .string(texts.name(of: juice.id)), .int(tally.made), .int(tally.refused)))
     }
-    let stock = zip(store.fruits, report.final).map { texts.name(of: $0) + " " + String($1) }
+    let stock = zip(store.fruits, report.final).map {
+      texts.name(of: $0, count: $1) + " " + String($1)
+    }
     context.say(texts.string("rush.stock", .string(stock.joined(separator: " · "))))
     if report.broken == nil {
       context.say(texts.string("rush.conserved"))
@@ -100,7 +126,14 @@ struct RushDocument: Encodable {
   let conserved: Bool
   let problem: String?
 
-  init(_ report: Rush.Report, mode: Rush.Mode, catalog: Catalog, store: FruitStore) {
+  /// The store file, or `nil` for a store in memory.
+  let store: String?
+
+  init(
+    _ report: Rush.Report, mode: Rush.Mode, catalog: Catalog, store: FruitStore,
+    location: String?
+  ) {
+    self.store = location
     ok = report.broken == nil
     self.mode = mode
     made = report.made

@@ -2,19 +2,32 @@ import JuiceMakerKit
 
 /// `juice-maker shop`, also what runs with no command: the interactive shop.
 ///
-/// The order screen shows the title, the stock board and the numbered menu with
-/// makeable counts. A refusal asks whether to edit the stock; yes opens the stock
-/// screen (`+ FRUIT N`, `- FRUIT N`, `= FRUIT N`, then close). It reads one command
-/// per line, from a pipe, with `TERM=dumb`, or with `--plain`, and ends cleanly at the
-/// end of input; in a terminal it opens `FullScreenShop` instead.
-struct ShopCommand {
+/// In a terminal (standard input and output both terminals, `TERM` set and not `dumb`) it
+/// opens `FullScreenShop`. Otherwise, or with `--plain`, it is the line-mode shop: the
+/// order screen shows the title, the stock board and the numbered menu with makeable
+/// counts. A refusal asks whether to edit the stock, showing the answers it takes (`q`, an
+/// empty line and Escape are "no"); yes opens the stock screen (`+ FRUIT N`, `- FRUIT N`,
+/// `= FRUIT N`, then close). `?`, `help` or `도움말` prints the screen's own syntax, and a
+/// mistake is answered with that syntax too. It reads one command per line, from a
+/// terminal or a pipe, and ends cleanly at the end of input.
+struct ShopCommand: Command {
+  static let plainFlag = Flag("plain")
+  static let definition = CommandDefinition(
+    name: "shop", options: [plainFlag.spec], takesJSON: false)
+
   let context: Context
+  /// Whether the line mode was asked for even in a terminal.
+  let plain: Bool
+
+  init(parsing line: ParsedCommandLine, context: Context) {
+    self.context = context
+    plain = line.isSet(Self.plainFlag)
+  }
 
   private var texts: Texts { context.texts }
 
-  func run(input: inout some LineInput) throws(CLIError) {
-    _ = try context.arguments([], command: "shop")
-    if !context.invocation.has("plain"), input is StandardInput,
+  func run(input: inout any LineInput) throws(CLIError) {
+    if !plain, input is StandardInput,
       FullScreenShop.isPossible(environment: context.environment)
     {
       switch try FullScreenShop(context: context).run() {
@@ -39,6 +52,10 @@ struct ShopCommand {
       let choice = line.trimmingWhitespace()
       if choice.isEmpty { continue }
       let folded = NameIndex.normalized(choice)
+      if Self.asksForHelp(folded) {
+        context.say(texts.string("shop.order.help"))
+        continue
+      }
       if ["q", "quit", "exit", NameIndex.normalized(texts.localizer.string("shop.quit"))]
         .contains(folded)
       {
@@ -57,11 +74,13 @@ struct ShopCommand {
       do throws(CLIError) {
         juice = try pick(choice, catalog: catalog, names: names)
       } catch {
-        context.errorOutput.write(error.message(texts) + "\n")
+        context.errorOutput.write(
+          texts.string("shop.order.unknown", .string(texts.shown(choice))) + " "
+            + texts.string("shop.order.help") + "\n")
         continue
       }
       do throws(CLIError) {
-        let order = try OrderCommand.make(juice, count: 1, at: shop)
+        let order = try shop.serve(juice, count: 1)
         context.say(texts.orderMessage(order))
         showScreen = true
       } catch {
@@ -91,21 +110,32 @@ struct ShopCommand {
     return try names.juice(named: choice, in: catalog)
   }
 
+  /// Whether a line asks for the screen's help: `?`, `help` or `도움말`.
+  static func asksForHelp(_ folded: String) -> Bool {
+    ["?", "help", "도움말"].contains(folded)
+  }
+
   /// Asks the yes-or-no question after a refusal; `nil` at the end of input.
   ///
   /// It takes the word shown, and the words of `shop.answer.yes` and `shop.answer.no`
-  /// in every language of the catalog.
-  private func ask(input: inout some LineInput) -> Bool? {
+  /// in every language of the catalog; `q`, an empty line and Escape are no too. The prompt
+  /// shows the answers, and anything else is named and the question asked again.
+  private func ask(input: inout any LineInput) -> Bool? {
     let yes = texts.string(LocalizationKey.yes)
     let no = texts.string(LocalizationKey.no)
     let yeses = answers(LocalizationKey.yes, "shop.answer.yes")
-    let noes = answers(LocalizationKey.no, "shop.answer.no")
+    let noes = answers(LocalizationKey.no, "shop.answer.no").union(["", "q"])
+    let prompt = texts.string("shop.answer.prompt", .string(yes), .string(no)) + " "
     while true {
-      context.output.write("(\(yes)/\(no)) ")
+      context.output.write(prompt)
       guard let line = input.readLine() else { return nil }
+      if line.unicodeScalars.first == "\u{1B}" { return false }
       let answer = NameIndex.normalized(line)
       if yeses.contains(answer) { return true }
       if noes.contains(answer) { return false }
+      context.errorOutput.write(
+        texts.string("shop.answer.unknown", .string(texts.shown(line.trimmingWhitespace())))
+          + "\n")
     }
   }
 
@@ -125,22 +155,11 @@ struct ShopCommand {
     return words
   }
 
-  /// Every juice with how many can be made, or the command's error when the store
-  /// cannot be read.
-  static func availability(_ shop: JuiceMaker) throws(CLIError) -> [MenuItem] {
-    do {
-      return try shop.availability()
-    } catch {
-      guard case .storage(let cause) = error else { return [] }
-      throw CLIError(cause)
-    }
-  }
-
   private func showOrderScreen(_ shop: JuiceMaker) throws(CLIError) {
     context.say("")
     context.say(texts.string(LocalizationKey.orderScreenTitle))
     context.say(try stockBoard(shop.store))
-    let menu = try Self.availability(shop)
+    let menu = try shop.menu()
     let names = menu.map { texts.name(of: $0.juice.id) }
     let width = names.map(\.displayWidth).max() ?? 0
     for (index, (item, name)) in zip(menu, names).enumerated() {
@@ -157,12 +176,12 @@ struct ShopCommand {
   /// "딸기 10 · 바나나 9 · …".
   private func stockBoard(_ store: FruitStore) throws(CLIError) -> String {
     zip(store.fruits, try context.levels(of: store)).map { fruit, level in
-      texts.name(of: fruit) + " " + String(level)
+      texts.name(of: fruit, count: level) + " " + String(level)
     }.joined(separator: " · ")
   }
 
   /// The stock screen; returns `false` at the end of input.
-  private func stockScreen(_ shop: JuiceMaker, names: NameIndex, input: inout some LineInput)
+  private func stockScreen(_ shop: JuiceMaker, names: NameIndex, input: inout any LineInput)
     throws(CLIError) -> Bool
   {
     let store = shop.store
@@ -173,10 +192,10 @@ struct ShopCommand {
         context.say(texts.string(LocalizationKey.stockScreenTitle))
         for (index, (fruit, level)) in zip(store.fruits, try context.levels(of: store)).enumerated()
         {
-          context.say("  \(index + 1)) " + texts.name(of: fruit) + " " + String(level))
+          context.say(
+            "  \(index + 1)) " + texts.name(of: fruit, count: level) + " " + String(level))
         }
-        context.say(
-          texts.string("shop.stock.help", .string(texts.string(LocalizationKey.closeButton))))
+        context.say(stockHelp)
       }
       showScreen = false
       context.output.write(texts.string("shop.prompt") + " ")
@@ -187,6 +206,11 @@ struct ShopCommand {
       let trimmed = line.trimmingWhitespace()
       if trimmed.isEmpty { continue }
       let folded = NameIndex.normalized(trimmed)
+      if Self.asksForHelp(folded) {
+        context.say(stockHelp)
+        continue
+      }
+      if trimmed.unicodeScalars.first == "\u{1B}" { return true }
       if [
         "c", "close", "q",
         NameIndex.normalized(texts.localizer.string(LocalizationKey.closeButton)),
@@ -196,40 +220,120 @@ struct ShopCommand {
       }
       do throws(CLIError) {
         let (action, fruit, quantity) = try parseEdit(trimmed, store: store, names: names)
-        let level = try StockCommand.edit(action, quantity, of: fruit, in: store, by: shop.name)
+        let level = try action.apply(quantity, of: fruit, in: store, by: shop.name).after
         context.say(
-          texts.string("stock.updated", .string(texts.name(of: fruit)), .int(level.after)))
+          texts.string("stock.updated", .string(texts.name(of: fruit, count: level)), .int(level)))
         showScreen = true
       } catch {
-        if case .storeUnavailable = error { throw error }
-        if case .invalidStore = error { throw error }
-        context.errorOutput.write(error.message(texts) + "\n")
+        switch error {
+        case .storeUnavailable, .invalidStore: throw error
+        case .unknownFruit(let name):
+          context.errorOutput.write(
+            texts.string("shop.stock.unknownFruit", .string(texts.shown(name))) + " " + stockHelp
+              + "\n")
+        case .unknownCommand(let line):
+          context.errorOutput.write(
+            texts.string("shop.stock.unknownCommand", .string(texts.shown(line))) + " "
+              + stockHelp + "\n")
+        case .missingArgument(let argument, _):
+          let key = argument == "N" ? "shop.stock.missingQuantity" : "shop.stock.missingFruit"
+          context.errorOutput.write(texts.string(key) + " " + stockHelp + "\n")
+        case .notWholeNumber(let value, _):
+          context.errorOutput.write(
+            texts.string("shop.stock.badQuantity", .string(texts.shown(value))) + " "
+              + stockHelp + "\n")
+        default:
+          context.errorOutput.write(error.message(texts) + "\n")
+        }
       }
     }
   }
 
-  /// `+ FRUIT [N]`, `- FRUIT [N]` or `= FRUIT N`; FRUIT by number, id or name.
+  /// The stock screen's syntax.
+  private var stockHelp: String {
+    texts.string("shop.stock.help", .string(texts.string(LocalizationKey.closeButton)))
+  }
+
+  /// `+ FRUIT N`, `- FRUIT N` or `= FRUIT N`; FRUIT by number, id or name, N a whole number,
+  /// with or without a space before it and a unit after it (`+ 딸기 10`, `+ 딸기 10개`,
+  /// `+딸기10`, `+ 1 10`).
+  ///
+  /// - Throws: `CLIError.unknownCommand` for a line that is not an edit,
+  ///   `.missingArgument` naming `N` or `FRUIT`, `.notWholeNumber` for a malformed N,
+  ///   `.unknownFruit`, or a number out of range.
   private func parseEdit(_ line: String, store: FruitStore, names: NameIndex) throws(CLIError)
-    -> (String, Fruit.ID, Int)
+    -> (StockAction, Fruit.ID, Int)
   {
     guard let sign = line.first, "+-=".contains(sign) else {
       throw .unknownCommand(line)
     }
-    var words = line.dropFirst().split(separator: " ", omittingEmptySubsequences: true).map(
-      String.init)
-    let action = sign == "+" ? "add" : sign == "-" ? "remove" : "set"
-    var quantity = 1
-    if words.count >= 2, let last = words.last, last.allSatisfy({ $0.isNumber || $0 == "-" }) {
-      quantity = try Quantity.parse(last, for: "N", action == "set" ? .nonNegative : .positive)
-      words.removeLast()
-    } else if action == "set" {
-      throw .missingArgument(argument: "N", command: String(sign))
+    let action: StockAction = sign == "+" ? .add : sign == "-" ? .remove : .set
+    let rest = String(line.dropFirst()).trimmingWhitespace()
+    guard !rest.isEmpty else { throw .missingArgument(argument: "FRUIT", command: String(sign)) }
+    let units = texts.localizer.string("shop.stock.units").split(separator: ",").map {
+      String($0).trimmingWhitespace()
     }
-    guard !words.isEmpty else { throw .missingArgument(argument: "FRUIT", command: String(sign)) }
-    let name = words.joined(separator: " ")
+    let (fruitText, quantityText) = Self.splitQuantity(rest, units: units)
+    let fruitName = fruitText.trimmingWhitespace()
+    /// The last word, when the words before it are a fruit: a malformed N (`= 딸기 abc`).
+    func malformedQuantity() -> String? {
+      guard let space = rest.lastIndex(of: " "),
+        (try? fruit(named: String(rest[..<space]), store: store, names: names)) != nil
+      else { return nil }
+      return String(rest[rest.index(after: space)...])
+    }
+    guard let quantityText else {
+      if (try? fruit(named: rest, store: store, names: names)) != nil {
+        throw .missingArgument(argument: "N", command: String(sign))
+      }
+      if let malformed = malformedQuantity() {
+        throw .notWholeNumber(value: malformed, option: "N")
+      }
+      throw .unknownFruit(rest)
+    }
+    guard !fruitName.isEmpty else {
+      throw .missingArgument(argument: "FRUIT", command: String(sign))
+    }
+    let chosen: Fruit.ID
+    do throws(CLIError) {
+      chosen = try fruit(named: fruitName, store: store, names: names)
+    } catch {
+      if let malformed = malformedQuantity() {
+        throw .notWholeNumber(value: malformed, option: "N")
+      }
+      throw error
+    }
+    return (action, chosen, try Quantity.parse(quantityText, for: "N", action.rule))
+  }
+
+  /// A fruit by its number on the stock screen, its id or a name.
+  private func fruit(named name: String, store: FruitStore, names: NameIndex) throws(CLIError)
+    -> Fruit.ID
+  {
     if let number = Int(name), number >= 1, number <= store.fruits.count {
-      return (action, store.fruits[number - 1], quantity)
+      return store.fruits[number - 1]
     }
-    return (action, try names.fruit(named: name), quantity)
+    return try names.fruit(named: name)
+  }
+
+  /// Splits `딸기 10개` into `딸기` and `10`: the number at the end, with an optional sign
+  /// before it and one of the units after it; `nil` when the text does not end in one.
+  static func splitQuantity(_ text: String, units: [String]) -> (String, String?) {
+    var body = Substring(text)
+    for unit in units where !unit.isEmpty && body.hasSuffix(unit) {
+      body = body.dropLast(unit.count)
+      break
+    }
+    let digits = body.reversed().prefix { $0.isASCII && $0.isNumber }.count
+    guard digits > 0 else { return (text, nil) }
+    var start = body.index(body.endIndex, offsetBy: -digits)
+    if start > body.startIndex, "+-".contains(body[body.index(before: start)]) {
+      let signIndex = body.index(before: start)
+      // A sign counts only where a word starts: `+ 딸기 -3`, not `mango-kiwi3`.
+      if signIndex == body.startIndex || body[body.index(before: signIndex)] == " " {
+        start = signIndex
+      }
+    }
+    return (String(body[..<start]), String(body[start...]))
   }
 }

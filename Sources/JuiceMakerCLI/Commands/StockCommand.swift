@@ -1,35 +1,67 @@
 import JuiceMakerKit
 
 /// `juice-maker stock [add|remove|set FRUIT N [--if-stock M]]`: shows or edits the stock.
-struct StockCommand {
-  let context: Context
+struct StockCommand: Command {
+  static let ifStockOption = Option.number("if-stock", .nonNegative, metavariable: "M")
+  static let definition = CommandDefinition(
+    name: "stock", options: [ifStockOption.spec],
+    arguments: [
+      ArgumentSpec(
+        name: "ACTION", completion: .choices, isOptional: true,
+        choices: StockAction.allCases.map(\.rawValue)),
+      ArgumentSpec(name: "FRUIT", completion: .fruit),
+      ArgumentSpec(name: "N"),
+    ])
 
-  func run() throws(CLIError) {
-    let arguments = context.invocation.arguments
-    guard let action = arguments.first else {
+  /// One edit: the action, the fruit as given, and N.
+  struct Edit {
+    let action: StockAction
+    let fruit: String
+    let quantity: Int
+    /// For `set`, the level the stock must have for the edit to happen.
+    let expected: Int?
+  }
+
+  let context: Context
+  /// The edit, or `nil` to show the stock.
+  let edit: Edit?
+
+  init(parsing line: ParsedCommandLine, context: Context) throws(CLIError) {
+    self.context = context
+    let arguments = line.arguments
+    let expected = try line.value(Self.ifStockOption)
+    guard let first = arguments.first else {
+      if expected != nil {
+        throw .optionNotApplicable(option: Self.ifStockOption.spec.spelling, command: "stock")
+      }
+      edit = nil
+      return
+    }
+    guard let action = StockAction(rawValue: first), arguments.count == 3 else {
+      throw .unexpectedArgument(first, command: "stock")
+    }
+    if expected != nil, action != .set {
+      throw .optionNotApplicable(
+        option: Self.ifStockOption.spec.spelling, command: "stock " + action.rawValue)
+    }
+    edit = Edit(
+      action: action, fruit: arguments[1],
+      quantity: try Quantity.parse(arguments[2], for: "N", action.rule), expected: expected)
+  }
+
+  func run(input: inout any LineInput) throws(CLIError) {
+    guard let edit else {
       let catalog = try context.loadCatalog()
       let store = try context.openStore(for: catalog)
       try show(store)
       return
     }
-    guard ["add", "remove", "set"].contains(action) else {
-      throw .unexpectedArgument(action, command: "stock")
-    }
-    let given = try context.arguments([action, "FRUIT", "N"], command: "stock " + action)
-    let quantity = try Quantity.parse(
-      given[2], for: "N", action == "set" ? .nonNegative : .positive)
-    let expected = try context.invocation["if-stock"].map { text throws(CLIError) in
-      guard action == "set" else {
-        throw CLIError.optionNotApplicable(option: "--if-stock", command: "stock " + action)
-      }
-      return try Quantity.parse(text, for: "--if-stock", .nonNegative)
-    }
     let catalog = try context.loadCatalog()
     let names = NameIndex(catalog: catalog, strings: context.strings)
-    let fruit = try names.fruit(named: given[1])
+    let fruit = try names.fruit(named: edit.fruit)
     let store = try context.openStore(for: catalog)
-    let change = try Self.edit(
-      action, quantity, of: fruit, in: store, by: context.shopName, expecting: expected)
+    let change = try edit.action.apply(
+      edit.quantity, of: fruit, in: store, by: context.shopName, expecting: edit.expected)
     let level = change.after
     let texts = context.texts
     if context.json {
@@ -38,33 +70,11 @@ struct StockCommand {
           fruit: fruit.rawValue, name: texts.localizer.name(of: fruit), stock: level,
           fruits: try Self.documents(store, texts: texts, context: context)))
     } else {
+      let name = LocalizedArgument.string(texts.name(of: fruit, count: level))
       context.say(
-        action == "set"
-          ? texts.string(
-            "stock.changed", .string(texts.name(of: fruit)), .int(change.before), .int(level))
-          : texts.string("stock.updated", .string(texts.name(of: fruit)), .int(level)))
-    }
-  }
-
-  /// Applies one edit and returns the level before and after it; a set with
-  /// `expecting` is refused when the level is not the expected one.
-  static func edit(
-    _ action: String, _ quantity: Int, of fruit: Fruit.ID, in store: FruitStore, by editor: String,
-    expecting expected: Int? = nil
-  ) throws(CLIError) -> StockChange.Level {
-    do throws(FruitStoreError) {
-      switch action {
-      case "add":
-        let after = try store.add(quantity, of: fruit, by: editor)
-        return StockChange.Level(fruit: fruit, before: after - quantity, after: after)
-      case "remove":
-        let after = try store.remove(quantity, of: fruit, by: editor)
-        return StockChange.Level(fruit: fruit, before: after + quantity, after: after)
-      default:
-        return try store.setStock(quantity, of: fruit, by: editor, expecting: expected)
-      }
-    } catch {
-      throw CLIError(error)
+        edit.action == .set
+          ? texts.string("stock.changed", name, .int(change.before), .int(level))
+          : texts.string("stock.updated", name, .int(level)))
     }
   }
 
@@ -75,7 +85,7 @@ struct StockCommand {
       return
     }
     let levels = try context.levels(of: store)
-    let names = store.fruits.map { texts.name(of: $0) }
+    let names = zip(store.fruits, levels).map { texts.name(of: $0, count: $1) }
     let width = names.map(\.displayWidth).max() ?? 0
     for (name, level) in zip(names, levels) {
       context.say(name.padded(to: width) + "  " + String(level))

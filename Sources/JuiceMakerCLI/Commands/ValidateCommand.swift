@@ -5,25 +5,47 @@ import JuiceMakerKit
 /// `juice-maker validate --catalog FILE…` checks the given catalogs alone.
 ///
 /// Errors (exit 65): a malformed pack or catalog, a name missing in the source
-/// language, a malformed specifier. Warnings (exit 0): a missing or untranslated
-/// string in another language, unused keys.
-struct ValidateCommand {
+/// language, a malformed specifier, a display name two juices or two fruits share in one
+/// language. Warnings (exit 0): a missing or untranslated string in another language,
+/// unused keys. The report is one list on standard output with one summary.
+struct ValidateCommand: Command {
+  static let catalogFlag = Flag("catalog")
+  static let definition = CommandDefinition(
+    name: "validate", options: [catalogFlag.spec],
+    arguments: [ArgumentSpec(name: "FILE", completion: .file, isOptional: true, isVariadic: true)])
+
   let context: Context
+  /// The catalog files of `--catalog`, or `nil` to check the packs and catalogs in use.
+  let catalogFiles: [String]?
+
+  init(parsing line: ParsedCommandLine, context: Context) throws(CLIError) {
+    self.context = context
+    if line.isSet(Self.catalogFlag) {
+      guard !line.arguments.isEmpty else {
+        throw .missingArgument(argument: "FILE", command: "validate --catalog")
+      }
+      catalogFiles = line.arguments
+    } else {
+      if let first = line.arguments.first {
+        throw .unexpectedArgument(first, command: "validate")
+      }
+      catalogFiles = nil
+    }
+  }
 
   /// Every key the command line uses besides names.
   static let requiredKeys = LocalizationKey.messages + CommandLineKey.all
 
-  func run() throws(CLIError) {
-    if context.invocation.has("catalog") {
-      return try runOnCatalogs()
+  func run(input: inout any LineInput) throws(CLIError) {
+    if let catalogFiles {
+      return try runOnCatalogs(catalogFiles)
     }
-    _ = try context.arguments([], command: "validate")
     let catalog = try context.loadCatalog()
     let issues = context.strings.validationIssues(
       fruitIDs: catalog.fruits.map(\.id.rawValue), juiceIDs: catalog.juices.map(\.id.rawValue),
       requiredKeys: Self.requiredKeys)
     try report(
-      issues,
+      issues, clashes: NameClash.find(in: catalog, strings: context.strings),
       summary: { errors, warnings in
         context.texts.string(
           "validate.summary", .int(catalog.fruits.count), .int(catalog.juices.count),
@@ -32,11 +54,7 @@ struct ValidateCommand {
   }
 
   /// `validate --catalog FILE…`: the files alone, merged in the order given, without packs.
-  private func runOnCatalogs() throws(CLIError) {
-    let files = context.invocation.arguments
-    guard !files.isEmpty else {
-      throw .missingArgument(argument: "FILE", command: "validate --catalog")
-    }
+  private func runOnCatalogs(_ files: [String]) throws(CLIError) {
     let strings: StringCatalog
     do throws(LocalizationError) {
       strings = try StringCatalog(contentsOf: files.map { URL(fileURLWithPath: $0) })
@@ -44,7 +62,7 @@ struct ValidateCommand {
       throw .invalidStrings(error)
     }
     try report(
-      strings.validationIssues(),
+      strings.validationIssues(), clashes: [],
       summary: { errors, warnings in
         context.texts.string(
           "validate.catalogSummary", .int(strings.files.count), .int(strings.languages.count),
@@ -52,12 +70,15 @@ struct ValidateCommand {
       })
   }
 
-  /// Prints the issues, errors on the error stream, and fails when there is an error.
+  /// Prints the issues and the summary as one report on standard output, and fails when
+  /// there is an error; the exit code tells the outcome.
   private func report(
-    _ issues: [LocalizationIssue], summary: (_ errors: Int, _ warnings: Int) -> String
+    _ issues: [LocalizationIssue], clashes: [NameClash],
+    summary: (_ errors: Int, _ warnings: Int) -> String
   ) throws(CLIError) {
-    let errors = issues.filter { $0.severity == .error }.count
-    let warnings = issues.count - errors
+    let errors = issues.filter { $0.severity == .error }.count + clashes.count
+    let warnings = issues.count + clashes.count - errors
+    let texts = context.texts
     if context.json {
       context.emit(
         ValidationDocument(
@@ -66,22 +87,84 @@ struct ValidateCommand {
             .init(
               severity: $0.severity.rawValue, language: $0.language, key: $0.key,
               message: $0.message)
-          }))
+          }
+            + clashes.map {
+              .init(
+                severity: "error", language: $0.language, key: nil, message: $0.message(texts))
+            }))
     } else {
       for issue in issues {
-        let line = Texts.shown(issue.description)
-        if issue.severity == .error {
-          context.errorOutput.write(line + "\n")
-        } else {
-          context.say(line)
-        }
+        context.say(issue.localized(texts))
+      }
+      for clash in clashes {
+        context.say(clash.message(texts))
       }
       context.say(summary(errors, warnings))
     }
     if errors > 0 {
-      if context.json { throw .alreadyReported(.dataError) }
-      throw .validationFailed(errors: errors)
+      throw .alreadyReported(.dataError)
     }
+  }
+}
+
+/// One display name that several juices, or several fruits, have in one language: ordering or
+/// editing by that name is ambiguous.
+struct NameClash: Sendable, Equatable {
+  /// Juices or fruits.
+  enum Kind: String, Sendable {
+    case juice, fruit
+  }
+
+  let kind: Kind
+  let language: String
+  let name: String
+  let ids: [String]
+
+  /// The report line in the user's language.
+  func message(_ texts: Texts) -> String {
+    texts.string(
+      kind == .juice ? "validate.duplicateJuiceName" : "validate.duplicateFruitName",
+      .string(language), .string(texts.shown(name)), .string(texts.localizer.list(ids)))
+  }
+
+  /// Every clash of every language, names compared as the command line matches them
+  /// (ignoring case and spaces).
+  static func find(in catalog: Catalog, strings: StringCatalog) -> [NameClash] {
+    var clashes: [NameClash] = []
+    for language in strings.languages {
+      let localizer = strings.localizer(for: language)
+      func collect(_ kind: Kind, _ names: [(id: String, names: [String])]) {
+        var owners: [String: (shown: String, ids: [String])] = [:]
+        var order: [String] = []
+        for (id, forms) in names {
+          for form in Set(forms) {
+            let key = NameIndex.normalized(form)
+            if owners[key] == nil {
+              owners[key] = (form, [])
+              order.append(key)
+            }
+            if owners[key]?.ids.contains(id) == false { owners[key]?.ids.append(id) }
+          }
+        }
+        for key in order {
+          guard let owner = owners[key], owner.ids.count > 1 else { continue }
+          clashes.append(
+            NameClash(kind: kind, language: language, name: owner.shown, ids: owner.ids.sorted()))
+        }
+      }
+      collect(
+        .juice,
+        catalog.juices.map { ($0.id.rawValue, [localizer.name(of: $0.id)]) })
+      collect(
+        .fruit,
+        catalog.fruits.map { fruit in
+          (
+            fruit.id.rawValue,
+            [localizer.name(of: fruit.id), localizer.name(of: fruit.id, count: 2)]
+          )
+        })
+    }
+    return clashes
   }
 }
 

@@ -21,6 +21,10 @@ enum CLIError: Error, Equatable, Sendable {
   case missingArgument(argument: String, command: String)
   /// An argument the command does not take.
   case unexpectedArgument(String, command: String)
+  /// A shop name that is empty once trimmed, too long, or holds a control character.
+  case invalidShopName(String, reason: ShopNameProblem)
+  /// A time that is not one `--since` reads.
+  case invalidTime(value: String, option: String)
   /// A request id that is empty, longer than 128 bytes, or not printable ASCII.
   case invalidRequestID(String)
   /// A count or quantity that is not a whole number.
@@ -86,6 +90,8 @@ enum CLIError: Error, Equatable, Sendable {
     case .emptyValue: "emptyValue"
     case .optionNotApplicable: "optionNotApplicable"
     case .conflictingOptions: "conflictingOptions"
+    case .invalidShopName: "invalidShopName"
+    case .invalidTime: "invalidTime"
     case .missingArgument: "missingArgument"
     case .unexpectedArgument: "unexpectedArgument"
     case .invalidRequestID: "invalidRequestID"
@@ -113,7 +119,7 @@ enum CLIError: Error, Equatable, Sendable {
   /// The message in the user's language, names and inputs escaped for a terminal.
   func message(_ texts: Texts) -> String {
     let l = texts.localizer
-    func s(_ text: String) -> LocalizedArgument { .string(Texts.shown(text)) }
+    func s(_ text: String) -> LocalizedArgument { .string(texts.shown(text)) }
     switch self {
     case .unknownCommand(let name):
       return l.string("error.unknownCommand", s(name))
@@ -129,6 +135,11 @@ enum CLIError: Error, Equatable, Sendable {
       return l.string("error.optionNotApplicable", s(option), s(command))
     case .conflictingOptions(let first, let second):
       return l.string("error.conflictingOptions", s(first), s(second))
+    case .invalidShopName(let name, let reason):
+      return l.string(
+        "error.invalidShopName." + reason.rawValue, s(name), .int(ShopName.maximumLength))
+    case .invalidTime(let value, let option):
+      return l.string("error.invalidTime", s(value), s(option))
     case .missingArgument(let argument, let command):
       return l.string("error.missingArgument", s(argument), s(command))
     case .unexpectedArgument(let argument, let command):
@@ -149,7 +160,7 @@ enum CLIError: Error, Equatable, Sendable {
       return l.string("error.unknownFruit", s(name))
     case .ambiguousName(let name, let candidates):
       return l.string(
-        "error.ambiguousName", s(name), .string(l.list(candidates.map(Texts.shown))))
+        "error.ambiguousName", s(name), .string(l.list(candidates.map(texts.shown))))
     case .overflow(let fruit, let stock, let amount):
       return l.string(
         "error.overflow", .string(texts.name(of: fruit)), .int(stock), .int(amount))
@@ -164,11 +175,11 @@ enum CLIError: Error, Equatable, Sendable {
       return l.string(
         "error.stockChanged", .string(texts.name(of: fruit)), .int(expected), .int(actual))
     case .invalidPacks(let error):
-      let lines = error.problems.map { "  " + Texts.shown($0.description) }
+      let lines = error.problems.map { "  " + $0.localized(texts) }
       return ([l.string("error.invalidPacks", .int(error.totalCount))] + lines)
         .joined(separator: "\n")
     case .invalidStrings(let error):
-      return Texts.shown(error.description)
+      return texts.shown(error.description)
     case .validationFailed(let errors):
       return l.string("error.validationFailed", .int(errors))
     case .invalidStore(let path, let detail):
@@ -181,6 +192,16 @@ enum CLIError: Error, Equatable, Sendable {
       return ""
     }
   }
+}
+
+/// What is wrong with a shop name.
+enum ShopNameProblem: String, Sendable, CaseIterable {
+  /// Nothing but white space.
+  case empty
+  /// Longer than `ShopName.maximumLength` characters.
+  case tooLong
+  /// Holds a control character.
+  case controlCharacter
 }
 
 extension CLIError {

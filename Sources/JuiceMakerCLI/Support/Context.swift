@@ -5,26 +5,28 @@ import JuiceMakerSQLite
 
 /// What every command needs: the parsed command line, the data, and the streams.
 struct Context {
-  let invocation: Invocation
+  let global: GlobalOptions
   let environment: [String: String]
+  /// The string catalogs of every layer, as loaded into `strings`.
+  let catalogFiles: [DataLayers.File]
   let strings: StringCatalog
   let texts: Texts
   let output: any TextOutput
   let errorOutput: any TextOutput
 
-  var json: Bool { invocation.has("json") }
-  var shopName: String { invocation["shop"] ?? "main" }
+  var json: Bool { global.json }
+  var shopName: String { global.shop }
 
-  /// The recipes directory: `--recipes`, `JUICE_MAKER_RECIPES`, or `./Recipes`.
-  var recipesDirectory: URL {
-    URL(
-      fileURLWithPath: invocation["recipes"] ?? environment["JUICE_MAKER_RECIPES"] ?? "Recipes")
+  /// The packs of every layer: built in, the user's, then `--recipes` or
+  /// `JUICE_MAKER_RECIPES`.
+  func packFiles() throws(CLIError) -> [DataLayers.File] {
+    try DataLayers.packs(given: global.recipes, environment: environment)
   }
 
   /// The store file: `--store`, `JUICE_MAKER_STORE`, or `store.sqlite` under
   /// `$XDG_STATE_HOME/juice-maker/` (else `~/.local/state/juice-maker/`).
   var storePath: String {
-    if let path = invocation["store"] ?? environment["JUICE_MAKER_STORE"], !path.isEmpty {
+    if let path = global.store ?? global.storeVariable {
       return path
     }
     let state: String
@@ -39,11 +41,7 @@ struct Context {
 
   /// Loads the packs.
   func loadCatalog() throws(CLIError) -> Catalog {
-    do {
-      return try Catalog.load(from: recipesDirectory)
-    } catch {
-      throw .invalidPacks(error)
-    }
+    try DataLayers.loadCatalog(packFiles())
   }
 
   /// Opens the durable store for the catalog's fruits.
@@ -76,17 +74,5 @@ struct Context {
   /// Writes a JSON document.
   func emit(_ document: some Encodable) {
     output.write(JSONOutput.encode(document))
-  }
-
-  /// Fails unless the command got exactly the named arguments.
-  func arguments(_ names: [String], command: String) throws(CLIError) -> [String] {
-    let given = invocation.arguments
-    if given.count > names.count {
-      throw .unexpectedArgument(given[names.count], command: command)
-    }
-    if given.count < names.count {
-      throw .missingArgument(argument: names[given.count], command: command)
-    }
-    return given
   }
 }

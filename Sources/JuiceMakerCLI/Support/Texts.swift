@@ -34,10 +34,20 @@ struct Texts: Sendable {
   static let longestShownInput = 80
 
   /// Text from a pack, catalog or the command line as it may be printed: control
-  /// characters escaped (no terminal escape injection) and very long text cut short.
+  /// characters escaped (no terminal escape injection) and very long text cut short, saying
+  /// how long it was in the user's language.
+  func shown(_ text: String) -> String {
+    let escaped = text.escapingControlCharacters()
+    guard escaped.count > Self.longestShownInput * 4 else { return escaped }
+    return localizer.string(
+      "text.cut", .string(String(escaped.prefix(Self.longestShownInput))), .int(text.utf8.count))
+  }
+
+  /// Text as ``shown(_:)`` prints it, for when no catalog could be loaded: cut short with
+  /// an ellipsis alone.
   static func shown(_ text: String) -> String {
     let escaped = text.escapingControlCharacters()
     guard escaped.count > longestShownInput * 4 else { return escaped }
-    return escaped.prefix(longestShownInput) + "… (\(text.utf8.count) bytes)"
+    return escaped.prefix(longestShownInput) + "…"
   }
 }

@@ -57,8 +57,7 @@ struct ShopSession {
 
   private func order(_ juice: Juice, count: Int, state: inout ShopState) throws(CLIError) {
     do throws(CLIError) {
-      let order = try OrderCommand.make(
-        juice, count: count, at: shop, requestID: feed.ownRequest())
+      let order = try shop.serve(juice, count: count, requestID: feed.ownRequest())
       state.ordered(texts.orderMessage(order))
     } catch {
       switch error {

@@ -20,6 +20,20 @@ extension Catalog {
   /// - Complexity: O(*n*) in the total size of the packs; many packs are read on
   ///   all cores.
   public static func load(from directory: URL) throws(CatalogError) -> Catalog {
+    try load(paths: packFiles(in: directory))
+  }
+
+  /// The `*.json` pack files directly inside a directory, as paths in file-name order.
+  ///
+  /// Hidden files are left out. Use it to layer directories: list each, let a later
+  /// directory's pack replace an earlier one of the same name, and load the result with
+  /// ``load(_:)``.
+  ///
+  /// - Parameter directory: The recipes directory.
+  /// - Returns: The paths of the packs.
+  /// - Throws: `CatalogError` when the directory is missing, cannot be listed, holds no
+  ///   pack, or holds a pack whose name is not UTF-8 (such a file cannot be opened).
+  public static func packFiles(in directory: URL) throws(CatalogError) -> [String] {
     let directoryPath = directory.path
     // stat(2) rather than FileManager, which costs a start-up of its own.
     var status = stat()
@@ -52,13 +66,8 @@ extension Catalog {
             reason: .unreadable(detail: "the file name is not valid UTF-8")))
       }
     }
-    guard !misnamed.isEmpty else { return try load(paths: paths) }
-    do throws(CatalogError) {
-      _ = try load(paths: paths)
-    } catch {
-      throw CatalogError(problems: misnamed + error.problems)
-    }
-    throw CatalogError(problems: misnamed)
+    guard misnamed.isEmpty else { throw CatalogError(problems: misnamed) }
+    return paths
   }
 
   /// The names of the entries of a directory, as the bytes the file system holds.
@@ -99,26 +108,43 @@ extension Catalog {
 
   /// Loads the pack files at the given paths, merged in the order given.
   static func load(paths: [String]) throws(CatalogError) -> Catalog {
-    let results = LockedValue([(Pack, [CatalogError.Problem])?](repeating: nil, count: paths.count))
+    try load(paths.map(PackSource.file))
+  }
+
+  /// Loads packs from files and from memory, merged in the order given.
+  ///
+  /// Packs in memory, such as packs compiled into a program, are decoded as strictly as
+  /// files, and problems name them by their `name`.
+  ///
+  /// - Parameter sources: The packs.
+  /// - Returns: The merged catalog.
+  /// - Throws: `CatalogError` listing every problem.
+  public static func load(_ sources: [PackSource]) throws(CatalogError) -> Catalog {
+    let results = LockedValue(
+      [(Pack, [CatalogError.Problem])?](repeating: nil, count: sources.count))
     let decode: @Sendable (Int) -> Void = { index in
-      let file = paths[index]
       let outcome: (Pack, [CatalogError.Problem])
-      switch readFile(atPath: file) {
-      case .bytes(let bytes):
-        outcome = PackDecoder.decode(bytes, file: file)
-      case .unreadable(let reason):
-        outcome = (Pack(file: file), [.init(file: file, path: "", reason: reason)])
+      switch sources[index] {
+      case .file(let file):
+        switch readFile(atPath: file) {
+        case .bytes(let bytes):
+          outcome = PackDecoder.decode(bytes, file: file)
+        case .unreadable(let reason):
+          outcome = (Pack(file: file), [.init(file: file, path: "", reason: reason)])
+        }
+      case .bytes(let bytes, let name):
+        outcome = PackDecoder.decode(bytes, file: name)
       }
       results.withLock { $0[index] = outcome }
     }
-    if paths.count >= 64 {
-      DispatchQueue.concurrentPerform(iterations: paths.count, execute: decode)
+    if sources.count >= 64 {
+      DispatchQueue.concurrentPerform(iterations: sources.count, execute: decode)
     } else {
-      for index in paths.indices { decode(index) }
+      for index in sources.indices { decode(index) }
     }
     let decoded = results.withLock { $0.compactMap { $0 } }
     return try Catalog(
-      merging: decoded.map(\.0), problems: decoded.flatMap(\.1), paths: paths)
+      merging: decoded.map(\.0), problems: decoded.flatMap(\.1), paths: sources.map(\.path))
   }
 
   /// The largest pack file read, in bytes: far beyond any real pack, small enough
@@ -130,7 +156,7 @@ extension Catalog {
   /// The file is opened without blocking and must be a regular file, so a FIFO, a
   /// device such as `/dev/zero` or a directory named like a pack is refused instead
   /// of hanging or reading forever; no more than `maximumPackSize` bytes are read.
-  static func readFile(atPath path: String) -> FileContents {
+  package static func readFile(atPath path: String) -> FileContents {
     // The kind of file first, so that a device is named as such even when it may not
     // be opened; checked again once open, in case the file was swapped.
     var status = stat()
@@ -182,7 +208,24 @@ extension Catalog {
 }
 
 /// A file's bytes, or why it could not be read.
-enum FileContents {
+package enum FileContents {
   case bytes([UInt8])
   case unreadable(CatalogError.Reason)
+}
+
+/// Where one pack's bytes come from.
+public enum PackSource: Sendable, Hashable {
+  /// A file, read when the catalog is loaded.
+  case file(String)
+  /// Bytes in memory, such as a pack compiled into a program; `name` is the path problems
+  /// name it by (`<built-in>/Recipes/fruits.json`).
+  case bytes([UInt8], name: String)
+
+  /// The file's path, or the name of bytes in memory.
+  public var path: String {
+    switch self {
+    case .file(let path): path
+    case .bytes(_, let name): name
+    }
+  }
 }

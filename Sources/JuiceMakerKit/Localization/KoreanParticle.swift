@@ -14,6 +14,7 @@
 /// | ``direction`` | `(으)로` | 으로 | 로 (also after ㄹ) |
 /// | ``alternative`` | `(이)나` | 이나 | 나 |
 /// | ``companion`` | `(이)랑` | 이랑 | 랑 |
+/// | ``copula`` | `(이)라` (as in `(이)라는`, `(이)라고`) | 이라 | 라 |
 ///
 /// When rendering, the formatter looks at the last character rendered before the notation
 /// (skipping closing quotes and brackets) and picks the form:
@@ -42,6 +43,8 @@ public enum KoreanParticle: Sendable, Hashable, CaseIterable {
   case alternative
   /// 이랑/랑, "with" (spoken).
   case companion
+  /// 이라/라, the copula before a quoting ending: `“수박”이라는`, `“딸기”라는`.
+  case copula
 
   /// The form after a word that ends in a consonant.
   public var afterConsonant: String {
@@ -53,6 +56,7 @@ public enum KoreanParticle: Sendable, Hashable, CaseIterable {
     case .direction: "으로"
     case .alternative: "이나"
     case .companion: "이랑"
+    case .copula: "이라"
     }
   }
 
@@ -66,6 +70,7 @@ public enum KoreanParticle: Sendable, Hashable, CaseIterable {
     case .direction: "로"
     case .alternative: "나"
     case .companion: "랑"
+    case .copula: "라"
     }
   }
 
@@ -98,6 +103,7 @@ public enum KoreanParticle: Sendable, Hashable, CaseIterable {
       ("(을)를", .object), ("을(를)", .object), ("를(을)", .object),
       ("(과)와", .conjunction), ("과(와)", .conjunction), ("와(과)", .conjunction),
       ("(으)로", .direction), ("(이)나", .alternative), ("(이)랑", .companion),
+      ("(이)라", .copula),
     ]
     return spellings.map { (Array($0.utf8), $1) }
   }()

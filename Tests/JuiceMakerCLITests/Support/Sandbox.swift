@@ -63,13 +63,15 @@ final class Sandbox: Sendable {
   ///   - input: Standard input, or `nil` for `/dev/null`.
   ///   - environment: Variables to set, or to remove with `nil`.
   ///   - useStore: Whether to pass `--store` with the sandbox's store file first.
+  ///   - binary: The executable to run instead of the built one.
+  ///   - workingDirectory: Where it runs, instead of the package root.
   /// - Returns: The exit status and what the process wrote.
   func run(
     _ arguments: [String], input: String? = nil, environment changes: [String: String?] = [:],
-    useStore: Bool = true
+    useStore: Bool = true, binary: URL? = nil, workingDirectory: URL? = nil
   ) async throws -> Outcome {
     let binary = try #require(
-      Paths.binary,
+      binary ?? Paths.binary,
       "juice-maker is not built; run swift build, or set JUICE_MAKER_BINARY to its path")
     try #require(
       FileManager.default.isExecutableFile(atPath: binary.path), "\(binary.path) is not executable")
@@ -83,7 +85,7 @@ final class Sandbox: Sendable {
     process.executableURL = binary
     process.arguments = (useStore ? ["--store", store] : []) + arguments
     process.environment = environment(changes)
-    process.currentDirectoryURL = Paths.root
+    process.currentDirectoryURL = workingDirectory ?? Paths.root
     let output = try FileHandle(forWritingTo: outputFile)
     let error = try FileHandle(forWritingTo: errorFile)
     defer {

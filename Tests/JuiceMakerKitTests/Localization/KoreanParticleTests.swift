@@ -107,6 +107,7 @@ struct KoreanParticleTests {
     (.object, "망고", "를"), (.object, "수박", "을"), (.conjunction, "딸기", "와"),
     (.direction, "파인애플", "로"), (.direction, "수박", "으로"), (.alternative, "수박", "이나"),
     (.companion, "키위", "랑"), (.subject, "10000", "이"), (.subject, "1000000000000", "가"),
+    (.copula, "수박", "이라"), (.copula, "딸기", "라"), (.copula, "“수박”", "이라"),
   ])
   func formAfterTextChoosesTheForm(particle: KoreanParticle, text: String, form: String) {
     #expect(particle.form(after: text) == form)

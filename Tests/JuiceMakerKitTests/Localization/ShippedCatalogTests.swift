@@ -28,7 +28,7 @@ struct ShippedCatalogTests {
   @Test(arguments: [
     (LocalizationKey.orderOutOfStock, "Not enough fruit. Edit the stock?", "재료가 모자라요. 재고를 수정할까요?"),
     (LocalizationKey.orderScreenTitle, "Fresh juice, made just for you!", "맛있는 쥬스를 만들어 드려요!"),
-    (LocalizationKey.stockScreenTitle, "Add Stock", "재고 추가"),
+    (LocalizationKey.stockScreenTitle, "Edit Stock", "재고 추가"),
     (LocalizationKey.closeButton, "Close", "닫기"),
     (LocalizationKey.editStockButton, "Edit Stock", "재고수정"),
     (LocalizationKey.yes, "Yes", "예"),

@@ -13,10 +13,13 @@ public func packFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) ->
   }
   precondition(problems.count <= PackDecoder.maximumProblems + 1)
   for entry in pack.fruits {
-    precondition(PackDecoder.isValidID(entry.fruit.id.rawValue) && entry.fruit.initialStock >= 0)
+    precondition(
+      (try? Fruit.ID(validating: entry.fruit.id.rawValue)) != nil
+        && entry.fruit.initialStock >= 0)
   }
   for entry in pack.juices {
-    precondition(PackDecoder.isValidID(entry.id.rawValue) && !entry.ingredients.isEmpty)
+    precondition(
+      (try? Juice.ID(validating: entry.id.rawValue)) != nil && !entry.ingredients.isEmpty)
     precondition(entry.ingredients.allSatisfy { $0.count > 0 })
   }
   return 0

@@ -37,11 +37,14 @@ enum CorpusRunner {
     let holder = try item.generate.flatMap { try CorpusGenerator.apply($0, to: layout) }
     let bytesBefore = Stores.bytes(at: layout.store)
 
+    // The layout's options, but not those the case gives itself: an option may be given once.
+    let given = item.args.map { expand($0, workspace: workspace) }
+    let defaults = [
+      ("--recipes", layout.recipes), ("--localization", layout.localization),
+      ("--store", layout.store), ("--lang", "en"),
+    ]
     let arguments =
-      [
-        "--recipes", layout.recipes, "--localization", layout.localization, "--store",
-        layout.store, "--lang", "en",
-      ] + item.args.map { expand($0, workspace: workspace) }
+      defaults.filter { !given.contains($0.0) }.flatMap { [$0.0, $0.1] } + given
     let outcome: JuiceMakerProcess.Outcome
     do {
       defer { holder?.end() }

@@ -1,0 +1,108 @@
+/// A command of `juice-maker`, declared once: its definition says its name, options and
+/// arguments, and parsing, validation, `--help`, JSON usage errors and shell completions
+/// all come from it.
+///
+/// A command reads its typed values from the parsed command line in `init`, so a usage
+/// error surfaces before anything is loaded or changed.
+protocol Command: SendableMetatype {
+  /// The name, options and arguments.
+  static var definition: CommandDefinition { get }
+
+  /// Reads the command's values.
+  ///
+  /// - Parameters:
+  ///   - line: The parsed command line, already checked against ``definition``.
+  ///   - context: The global options, the data and the streams.
+  /// - Throws: `CLIError` for a value that is not valid.
+  init(parsing line: ParsedCommandLine, context: Context) throws(CLIError)
+
+  /// Runs the command.
+  ///
+  /// - Parameter input: Where an interactive command reads its lines.
+  /// - Throws: `CLIError` for what stopped it.
+  func run(input: inout any LineInput) throws(CLIError)
+}
+
+/// What a command takes: its options besides the global ones, and its arguments.
+struct CommandDefinition: Sendable {
+  /// The name typed on the command line.
+  let name: String
+  /// The options it takes besides the global ones.
+  var options: [OptionSpec] = []
+  /// Its arguments, in order.
+  var arguments: [ArgumentSpec] = []
+  /// Groups of options of which at most one may be given.
+  var exclusive: [[OptionSpec]] = []
+  /// Whether it can answer `--json` (an interactive command cannot).
+  var takesJSON = true
+
+  /// The catalog key of the text `--help` shows after the usage line.
+  var helpKey: String { "help." + name }
+  /// The catalog key of its line in the command list.
+  var summaryKey: String { "command." + name }
+
+  /// The arguments as the usage line shows them: `JUICE`, `[add|remove|set FRUIT N]`.
+  var argumentSynopsis: String {
+    var required: [String] = []
+    var optional: [String] = []
+    for argument in arguments {
+      let shown =
+        argument.choices.isEmpty
+        ? argument.name + (argument.isVariadic ? "…" : "")
+        : argument.choices.joined(separator: "|")
+      if argument.isOptional || !optional.isEmpty {
+        optional.append(shown)
+      } else {
+        required.append(shown)
+      }
+    }
+    if !optional.isEmpty { required.append("[" + optional.joined(separator: " ") + "]") }
+    return required.joined(separator: " ")
+  }
+
+  /// The forms of the command in the command list, with their catalog keys: one per choice
+  /// of an optional first argument that has choices (`stock add FRUIT N`).
+  var forms: [(synopsis: String, key: String)] {
+    guard let first = arguments.first, !first.choices.isEmpty, first.isOptional else {
+      let shown = arguments.isEmpty ? name : name + " " + argumentSynopsis
+      return [(shown, summaryKey)]
+    }
+    let rest = arguments.dropFirst().map(\.name)
+    return [(name, summaryKey)]
+      + first.choices.map { choice in
+        (([name, choice] + rest).joined(separator: " "), summaryKey + "." + choice)
+      }
+  }
+}
+
+/// One positional argument.
+struct ArgumentSpec: Sendable {
+  /// The name help and errors show, such as `JUICE`.
+  let name: String
+  /// What a shell offers for it.
+  var completion: Completion = .none
+  /// Whether it may be left out; every argument after an optional one is left out with it.
+  var isOptional = false
+  /// The words it may be, if it is one of a few.
+  var choices: [String] = []
+  /// Whether it takes every argument left (`FILE…`); only the last argument may.
+  var isVariadic = false
+}
+
+/// What a shell completes an option's value or an argument with.
+enum Completion: Sendable, Hashable {
+  /// Nothing: the user types it.
+  case none
+  /// A directory.
+  case directory
+  /// A file.
+  case file
+  /// A language of the loaded catalogs.
+  case language
+  /// A juice id or name.
+  case juice
+  /// A fruit id or name.
+  case fruit
+  /// One of the argument's choices.
+  case choices
+}

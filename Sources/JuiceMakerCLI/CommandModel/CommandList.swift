@@ -1,0 +1,8 @@
+/// Every command, in the order help lists them.
+enum Commands {
+  static let all: [any Command.Type] = [
+    ShopCommand.self, MenuCommand.self, StockCommand.self, OrderCommand.self,
+    HistoryCommand.self, ValidateCommand.self, RushCommand.self, PacksCommand.self,
+    CompletionsCommand.self,
+  ]
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+/// The options every command takes, typed.
+struct GlobalOptions: Sendable {
+  static let recipes = Option.text(
+    "recipes", "DIR", completion: .directory, environment: "JUICE_MAKER_RECIPES")
+  static let localization = Option.text(
+    "localization", "DIR", completion: .directory, environment: "JUICE_MAKER_LOCALIZATION")
+  static let store = Option.text(
+    "store", "FILE", completion: .file, environment: "JUICE_MAKER_STORE")
+  static let lang = Option.text(
+    "lang", "LANG", completion: .language, environment: "JUICE_MAKER_LANG")
+  static let shop = Option<String>(
+    spec: OptionSpec(name: "shop", metavariable: "NAME"),
+    convert: { text throws(CLIError) in try ShopName.validated(text) })
+  static let json = Flag("json")
+  static let help = Flag("help", shortName: "h")
+  static let version = Flag("version")
+
+  /// Every global option, in the order help lists them.
+  static let all: [OptionSpec] = [
+    recipes.spec, localization.spec, store.spec, lang.spec, shop.spec, json.spec, help.spec,
+    version.spec,
+  ]
+
+  /// `--recipes`, else `JUICE_MAKER_RECIPES`.
+  var recipes: String?
+  /// `--localization`, else `JUICE_MAKER_LOCALIZATION`.
+  var localization: String?
+  /// `--store` as given on the command line.
+  var store: String?
+  /// `JUICE_MAKER_STORE`.
+  var storeVariable: String?
+  /// `--lang`.
+  var lang: String?
+  /// `--shop`, checked; `main` when not given.
+  var shop: String
+  /// Whether `--shop` was given.
+  var shopGiven: Bool
+  var json: Bool
+  var help: Bool
+  var version: Bool
+
+  /// Reads the global options, with their environment variables where they have one.
+  ///
+  /// - Throws: `CLIError.emptyValue` naming an empty `JUICE_MAKER_*` variable, as an empty
+  ///   option is; `CLIError.invalidShopName` for a bad `--shop`.
+  init(_ line: ParsedCommandLine, environment: [String: String]) throws(CLIError) {
+    func variable(_ spec: OptionSpec) throws(CLIError) -> String? {
+      guard let name = spec.environmentVariable, let value = environment[name] else { return nil }
+      guard !value.isEmpty else { throw .emptyValue(option: name) }
+      return value
+    }
+    // Every variable is checked, even one an option overrides: an empty one is a mistake.
+    var variables: [String: String] = [:]
+    for spec in Self.all {
+      if let value = try variable(spec) { variables[spec.name] = value }
+    }
+    recipes = try line.value(Self.recipes) ?? variables["recipes"]
+    localization = try line.value(Self.localization) ?? variables["localization"]
+    store = try line.value(Self.store)
+    storeVariable = variables["store"]
+    lang = try line.value(Self.lang)
+    let givenShop = try line.value(Self.shop)
+    shop = givenShop ?? "main"
+    shopGiven = givenShop != nil
+    json = line.isSet(Self.json)
+    help = line.isSet(Self.help)
+    version = line.isSet(Self.version)
+  }
+}
+
+/// The rules for a shop's name, the name the journal records.
+enum ShopName {
+  /// The longest name, in characters.
+  static let maximumLength = 64
+
+  /// A name as given, trimmed of white space and checked.
+  ///
+  /// - Returns: The trimmed name.
+  /// - Throws: `CLIError.invalidShopName` when it is empty once trimmed, longer than
+  ///   ``maximumLength`` characters, or holds a control character.
+  static func validated(_ text: String) throws(CLIError) -> String {
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    if trimmed.isEmpty { throw .invalidShopName(text, reason: .empty) }
+    if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+      throw .invalidShopName(text, reason: .controlCharacter)
+    }
+    if trimmed.count > maximumLength { throw .invalidShopName(text, reason: .tooLong) }
+    return trimmed
+  }
+}

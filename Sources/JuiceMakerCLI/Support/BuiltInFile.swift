@@ -1,0 +1,12 @@
+/// One data file compiled into the binary by the EmbedData build plugin.
+struct BuiltInFile: Sendable {
+  /// `Recipes` or `Localization`.
+  let directory: String
+  /// The file's name, such as `fruits.json`.
+  let name: String
+  /// The file's contents, byte for byte.
+  let text: String
+
+  /// The path messages name the file by, such as `<built-in>/Recipes/fruits.json`.
+  var shownPath: String { "<built-in>/" + directory + "/" + name }
+}
