@@ -106,6 +106,44 @@ struct FruitStoreTests {
     #expect(changes.last?.levels == [StockChange.Level(fruit: "kiwi", before: 11, after: 12)])
   }
 
+  @Test func theWatcherDeliversAnEntryThatAppearsBelowOneItHasRead() async throws {
+    let inner = InMemoryStockStorage(fruits: ["kiwi", "mango"], levels: [10, 10])
+    let storage = LateJournalStorage(inner)
+    let store = FruitStore(storage: storage)
+    let seen = Mutex<[StockChange]>([])
+    let observation = store.observe { change in seen.withLock { $0.append(change) } }
+    defer { observation.cancel() }
+
+    // Another process: the first operation is numbered but commits after the second.
+    let first = try inner.perform(
+      StockOperation(editor: "north", action: .add("kiwi", count: 1)), touching: [0]
+    ) { levels in
+      levels[0] += 1
+      return .done
+    }
+    storage.hide(first.entry.sequence)
+    _ = try inner.perform(
+      StockOperation(editor: "south", action: .add("mango", count: 2)), touching: [1]
+    ) { levels in
+      levels[1] += 2
+      return .done
+    }
+    try await Self.wait { seen.withLock { $0.count } >= 1 }
+    storage.reveal(first.entry.sequence)
+    try await Self.wait { seen.withLock { $0.count } >= 2 }
+    // Further reads of the window deliver nothing twice.
+    try await Task.sleep(for: .milliseconds(350))
+    #expect(seen.withLock { $0.map(\.operation.editor) } == ["south", "north"])
+  }
+
+  /// Polls `condition` for up to 5 s.
+  private static func wait(until condition: () -> Bool) async throws {
+    for _ in 0..<500 where !condition() {
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    #expect(condition())
+  }
+
   @Test func changesStreamDeliversEveryChange() async throws {
     let store = FruitStore(catalog: Self.catalog)
     let stream = store.changes()
@@ -117,4 +155,37 @@ struct FruitStoreTests {
     #expect(first?.levels == [StockChange.Level(fruit: "banana", before: 10, after: 11)])
     #expect(second?.levels == [StockChange.Level(fruit: "banana", before: 11, after: 7)])
   }
+}
+
+/// In-memory storage whose journal hides chosen entries, as a storage that numbers an
+/// entry before it commits shows a newer entry first.
+private final class LateJournalStorage: StockStorage {
+  let inner: InMemoryStockStorage
+  let hidden = Mutex<Set<Int64>>([])
+
+  init(_ inner: InMemoryStockStorage) {
+    self.inner = inner
+  }
+
+  func hide(_ sequence: Int64) { hidden.withLock { _ = $0.insert(sequence) } }
+  func reveal(_ sequence: Int64) { hidden.withLock { _ = $0.remove(sequence) } }
+
+  var fruits: [Fruit.ID] { inner.fruits }
+  var location: String { inner.location }
+  func levels() -> [Int] { inner.levels() }
+
+  func perform(
+    _ operation: StockOperation, touching: [Int], _ body: (inout StockLevels) -> StockOutcome
+  ) throws(StockStorageError) -> StockReceipt {
+    try inner.perform(operation, touching: touching, body)
+  }
+
+  func journal(_ query: JournalQuery) -> [JournalEntry] {
+    let hidden = self.hidden.withLock { $0 }
+    return inner.journal(query).filter { !hidden.contains($0.sequence) }
+  }
+
+  func entry(for id: RequestID) -> JournalEntry? { inner.entry(for: id) }
+
+  func waitForChanges(timeout: Duration) { inner.waitForChanges(timeout: timeout) }
 }

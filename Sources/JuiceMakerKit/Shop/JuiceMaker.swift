@@ -108,6 +108,37 @@ public struct JuiceMaker: Sendable {
     }
   }
 
+  /// Makes one of the catalog's juice at `index` in one pass under the store's lock;
+  /// on a refusal over shared levels, copies each ingredient's level into `available`,
+  /// which the caller owns, so a refusal allocates nothing.
+  ///
+  /// - Parameters:
+  ///   - index: The juice's position in `catalog.juices`.
+  ///   - available: At least as long as the juice's recipe; on a refusal over shared
+  ///     levels it holds each ingredient's level, in recipe order.
+  /// - Returns: Whether the juice was made; `false` for a refusal for stock.
+  /// - Throws: `JuiceMakerError` other than `.outOfStock`.
+  package func attempt(_ index: Int, available: UnsafeMutableBufferPointer<Int>)
+    throws(JuiceMakerError) -> Bool
+  {
+    if recipes.complete[index],
+      let withdrawal = store.withdraw(recipes.recipe(index), count: 1, available: available)
+    {
+      if case .made = withdrawal { return true }
+      return false
+    }
+    do {
+      try withdraw(index, count: 1, requestID: nil)
+      return true
+    } catch {
+      guard case .outOfStock = error else { throw error }
+      return false
+    }
+  }
+
+  /// The length of the longest recipe of the catalog.
+  package var longestRecipe: Int { recipes.longestRecipe }
+
   /// After a refusal on the fast path: tries again, and on a second refusal lists the
   /// shortages from the levels the store copied under its lock, once it is released.
   @usableFromInline @inline(never)

@@ -17,6 +17,8 @@ final class RecipeTable: Sendable {
   @usableFromInline let complete: [Bool]
   /// The largest count of each juice that does not overflow `Int`.
   @usableFromInline let maximumCounts: [Int]
+  /// The first need, as a pointer, for slicing without generic index arithmetic.
+  @usableFromInline nonisolated(unsafe) let base: UnsafeMutablePointer<StockNeed>
   /// The serial number of the catalog the table was built from.
   @usableFromInline let catalogSerial: Int
 
@@ -41,8 +43,10 @@ final class RecipeTable: Sendable {
       maximumCounts.append(Int.max / largest)
     }
     self.starts = starts
-    self.needs = UnsafeMutableBufferPointer.allocate(capacity: max(1, needs.count))
-    _ = self.needs.initialize(from: needs)
+    let base = UnsafeMutablePointer<StockNeed>.allocate(capacity: max(1, needs.count))
+    base.initialize(from: needs, count: needs.count)
+    self.base = base
+    self.needs = UnsafeMutableBufferPointer(start: base, count: max(1, needs.count))
     self.fruits = fruits
     self.complete = complete
     self.maximumCounts = maximumCounts
@@ -53,10 +57,16 @@ final class RecipeTable: Sendable {
     needs.deallocate()
   }
 
+  /// The length of the longest recipe.
+  var longestRecipe: Int {
+    zip(starts, starts.dropFirst()).reduce(0) { max($0, $1.1 - $1.0) }
+  }
+
   /// The needs of one juice.
   @inlinable
   func recipe(_ juice: Int) -> UnsafeBufferPointer<StockNeed> {
-    UnsafeBufferPointer(rebasing: needs[starts[juice]..<starts[juice + 1]])
+    let start = starts[juice]
+    return UnsafeBufferPointer(start: base + start, count: starts[juice + 1] &- start)
   }
 
   /// The level indices a juice's order touches, ascending.

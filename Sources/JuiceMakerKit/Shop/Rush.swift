@@ -77,7 +77,7 @@ package struct Rush: Sendable {
     case .sequential:
       var states = (0..<shops).map { ShopState(rush: self, index: $0) }
       for _ in 0..<orders {
-        for index in states.indices where states[index].result.failure == nil {
+        for index in states.indices where !states[index].stopped {
           states[index].step()
         }
       }
@@ -89,7 +89,7 @@ package struct Rush: Sendable {
         group.enter()
         let thread = Thread {
           var state = ShopState(rush: self, index: index)
-          for _ in 0..<orders where state.result.failure == nil { state.step() }
+          for _ in 0..<orders where !state.stopped { state.step() }
           let result = state.result
           collected.withLock { $0[index] = result }
           group.leave()
@@ -107,7 +107,7 @@ package struct Rush: Sendable {
           for index in 0..<rush.shops {
             group.addTask {
               var state = ShopState(rush: rush, index: index)
-              for _ in 0..<rush.orders where state.result.failure == nil { state.step() }
+              for _ in 0..<rush.orders where !state.stopped { state.step() }
               return (index, state.result)
             }
           }
@@ -155,10 +155,17 @@ package struct Rush: Sendable {
     let weights: [Int]
     let totalWeight: Int
     /// Each juice's ingredients as (store level index, count); fruits the store does
-    /// not hold are left out.
-    let ingredients: [[(index: Int, count: Int)]]
+    /// not hold are left out. Laid out flat, juice after juice, so a step copies no
+    /// inner array.
+    let ingredients: [(index: Int, count: Int)]
+    /// Where each juice's ingredients start in `ingredients`; one extra entry marks the end.
+    let ingredientStarts: [Int]
     /// The store level index of each catalog fruit, or `nil`.
     let fruitIndices: [Int?]
+    /// Where a refused order's levels land.
+    let scratch: Scratch
+    /// Whether the shop stopped on a failure other than a refusal for stock.
+    package var stopped = false
     package var random: SplitMix64
     package var result: ShopResult
     package var steps = 0
@@ -173,12 +180,20 @@ package struct Rush: Sendable {
       }
       totalWeight = weights.reduce(0, +)
       let store = rush.store
-      ingredients = rush.catalog.juices.map { juice in
-        juice.ingredients.compactMap { ingredient in
-          store.index(of: ingredient.fruit).map { (index: $0, count: ingredient.count) }
+      var ingredients: [(index: Int, count: Int)] = []
+      var ingredientStarts = [0]
+      for juice in rush.catalog.juices {
+        for ingredient in juice.ingredients {
+          if let index = store.index(of: ingredient.fruit) {
+            ingredients.append((index: index, count: ingredient.count))
+          }
         }
+        ingredientStarts.append(ingredients.count)
       }
+      self.ingredients = ingredients
+      self.ingredientStarts = ingredientStarts
       fruitIndices = rush.catalog.fruits.map { store.index(of: $0.id) }
+      scratch = Scratch(count: shop.longestRecipe)
       random = SplitMix64(seed: rush.seed &+ UInt64(index) &* 0x9E37_79B9)
       result = ShopResult(
         juices: [Tally](repeating: Tally(), count: rush.catalog.juices.count),
@@ -187,18 +202,28 @@ package struct Rush: Sendable {
     }
 
     /// Places one order, restocking one fruit first every `restockInterval` steps.
+    ///
+    /// Bookkeeping is by index, and a refusal's levels land in `available`, which the
+    /// shop owns: a step allocates nothing and hashes nothing.
     package mutating func step() {
       steps += 1
-      let catalog = shop.catalog
-      if steps % Rush.restockInterval == 0, !catalog.fruits.isEmpty {
-        let fruit = Int(random.next() % UInt64(catalog.fruits.count))
+      if steps % Rush.restockInterval == 0, !fruitIndices.isEmpty {
+        let fruit = Int(random.next() % UInt64(fruitIndices.count))
         let amount = Int(random.next() % 20) + 1
-        do {
-          try shop.restock(amount, of: catalog.fruits[fruit].id)
-          if let index = fruitIndices[fruit] { result.restocked[index] &+= amount }
+        do throws(JuiceMakerError) {
+          if let index = fruitIndices[fruit] {
+            do {
+              try shop.store.restock(amount, at: index, by: shop.name)
+            } catch {
+              throw JuiceMakerError(error)
+            }
+            result.restocked[index] &+= amount
+          } else {
+            try shop.restock(amount, of: shop.catalog.fruits[fruit].id)
+          }
         } catch {
           // A pack's huge stock may overflow; anything else ends the shop's rush.
-          if case .overflow = error {} else { result.failure = error }
+          if case .overflow = error {} else { stop(error) }
         }
       }
       guard totalWeight > 0 else { return }
@@ -209,20 +234,41 @@ package struct Rush: Sendable {
         juiceIndex += 1
       }
       do throws(JuiceMakerError) {
-        try shop.make(catalog.juices[juiceIndex])
+        let made = try shop.attempt(juiceIndex, available: scratch.available)
+        guard made else {
+          result.tally.refused += 1
+          result.juices[juiceIndex].refused += 1
+          return
+        }
         result.tally.made += 1
         result.juices[juiceIndex].made += 1
-        for ingredient in ingredients[juiceIndex] {
+        for position in ingredientStarts[juiceIndex]..<ingredientStarts[juiceIndex + 1] {
+          let ingredient = ingredients[position]
           result.withdrawn[ingredient.index] &+= ingredient.count
         }
       } catch {
-        guard case .outOfStock = error else {
-          result.failure = error
-          return
-        }
-        result.tally.refused += 1
-        result.juices[juiceIndex].refused += 1
+        stop(error)
       }
+    }
+
+    mutating func stop(_ error: JuiceMakerError) {
+      result.failure = error
+      stopped = true
+    }
+  }
+
+  /// Memory a shop owns for a refused order's levels, one per ingredient of the
+  /// longest recipe.
+  final class Scratch {
+    let available: UnsafeMutableBufferPointer<Int>
+
+    init(count: Int) {
+      available = .allocate(capacity: max(1, count))
+      available.initialize(repeating: 0)
+    }
+
+    deinit {
+      available.deallocate()
     }
   }
 }

@@ -293,10 +293,20 @@ public final class FruitStore: Sendable {
     var running = false
     /// The newest journal entry the watcher has read.
     var seen: Int64 = 0
+    /// The newest entry journaled before the watcher started: never news.
+    var floor: Int64 = 0
     /// Entries already delivered to observers, by this store or the watcher, not yet
-    /// passed by `seen`.
+    /// below the window the watcher reads again.
     var delivered: Set<Int64> = []
+
+    /// The sequence after which the watcher reads: a window below `seen`, because a
+    /// storage may number an entry before it commits, so an entry can appear after a
+    /// newer one was read.
+    var readAfter: Int64 { max(floor, seen - FruitStore.watchWindow) }
   }
+
+  /// How many sequence numbers below the newest one seen the watcher reads again.
+  static let watchWindow: Int64 = 64
 
   /// Starts the watcher thread unless it runs.
   private func startWatching() {
@@ -309,7 +319,10 @@ public final class FruitStore: Sendable {
     storage.sharedLevels?.watch(true)
     // Changes from now on: entries journaled before the first observer are not news.
     let newest = (try? storage.journal(JournalQuery(limit: 1)))?.first?.sequence
-    watch.withLock { $0.seen = max($0.seen, newest ?? 0) }
+    watch.withLock { watch in
+      watch.seen = max(watch.seen, newest ?? 0)
+      watch.floor = max(watch.floor, newest ?? 0)
+    }
     let thread = Thread { [self] in watchChanges() }
     thread.name = "FruitStore changes"
     thread.start()
@@ -329,19 +342,20 @@ public final class FruitStore: Sendable {
       if stop { return }
       do {
         try storage.waitForChanges(timeout: Self.watchInterval)
-        let after = watch.withLock { $0.seen }
+        let after = watch.withLock { $0.readAfter }
         let entries = try storage.journal(JournalQuery(after: after))
         for entry in entries.reversed() {
           let news = watch.withLock { watch in
             watch.seen = max(watch.seen, entry.sequence)
-            return watch.delivered.insert(entry.sequence).inserted
+            return entry.sequence > watch.floor && watch.delivered.insert(entry.sequence).inserted
           }
           if news, entry.outcome == .done, !entry.changes.isEmpty {
             observers.notify(StockChange(operation: entry.operation, levels: entry.changes))
           }
         }
         watch.withLock { watch in
-          watch.delivered = watch.delivered.filter { $0 > watch.seen }
+          let after = watch.readAfter
+          watch.delivered = watch.delivered.filter { $0 > after }
         }
       } catch {
         // A storage that cannot be read now is tried again after the interval.
@@ -382,8 +396,31 @@ public final class FruitStore: Sendable {
     _ recipe: UnsafeBufferPointer<StockNeed>, count: Int,
     available: UnsafeMutableBufferPointer<Int>
   ) -> StockWithdrawal? {
-    guard let levels = storage.sharedLevels, !levels.isWatched else { return nil }
-    return levels.withdraw(recipe, count: count, available: available)
+    guard let sharedLevels else { return nil }
+    return sharedLevels._withUnsafeGuaranteedRef { levels in
+      levels.isWatched ? nil : levels.withdraw(recipe, count: count, available: available)
+    }
+  }
+
+  /// Adds fruit for a shop by level index, as `restock(_:of:by:)`: the rush's restocks,
+  /// with no fruit id hashed.
+  ///
+  /// - Throws: As `add(_:of:by:requestID:)`.
+  package func restock(_ count: Int, at index: Int, by editor: String)
+    throws(FruitStoreError)
+  {
+    if count >= 0, let sharedLevels {
+      let added = sharedLevels._withUnsafeGuaranteedRef { levels in
+        levels.isWatched ? nil : levels.add(count, at: index)
+      }
+      if let (before, after) = added {
+        guard after != nil else {
+          throw .overflow(fruit: fruits[index], stock: before, amount: count)
+        }
+        return
+      }
+    }
+    try add(count, of: fruits[index], by: editor)
   }
 
   /// Withdraws `count` times a recipe's fruit: the order fast path, inlined into the
@@ -417,7 +454,7 @@ public final class FruitStore: Sendable {
     if !receipt.replayed, !entry.changes.isEmpty, observers.isActive {
       // Delivered here unless the watcher has read it from the journal already.
       let news = watch.withLock { watch in
-        entry.sequence > watch.seen && watch.delivered.insert(entry.sequence).inserted
+        entry.sequence > watch.readAfter && watch.delivered.insert(entry.sequence).inserted
       }
       if news {
         observers.notify(StockChange(operation: operation, levels: entry.changes))
