@@ -1,3 +1,4 @@
+import JuiceMakerCLI
 import Testing
 
 struct ShopCommandTests {
@@ -227,5 +228,46 @@ struct ShopCommandTests {
       outcome.lines.filter { $0.hasPrefix("> ") } == [
         "> 바나나쥬스 나왔습니다! 맛있게 드세요!", "> 키위쥬스 나왔습니다! 맛있게 드세요!", "> 감사합니다. 또 오세요!",
       ])
+  }
+  @Test func aSetFromAStaleStockScreenIsRefusedWithTheLevelFoundAndTheScreenRedrawn()
+    async throws
+  {
+    let sandbox = try Sandbox()
+    // Another shop adds 10 bananas after the stock screen showed 10, before "= 바나나 5".
+    let input = ActingInput(
+      ["s", "= 바나나 5", "= 바나나 5", "닫기", "끝내기"],
+      before: 1
+    ) {
+      let restock = sandbox.runInProcess(["--shop", "airport", "stock", "add", "banana", "10"])
+      #expect(restock.status == 0, "\(restock)")
+    }
+    let outcome = sandbox.runInProcess(["--lang", "ko", "shop", "--plain"], reading: input)
+    #expect(outcome.status == 0, "\(outcome)")
+    #expect(outcome.stderr == "그사이 바나나 재고가 바뀌었어요: 10개를 예상했지만 20개예요.\n")
+    // The screen is shown again with the level found; the second set, made from it, holds.
+    #expect(outcome.lines.contains("  2) 바나나 20"))
+    #expect(outcome.lines.contains("> 바나나 재고: 5개"))
+    #expect(try await sandbox.stock()["banana"] == 5)
+  }
+}
+
+/// Lines of input, with an action run once just before the line at `before` is read.
+struct ActingInput: LineInput {
+  private var lines: [String]
+  private var index = 0
+  private let before: Int
+  private let action: () -> Void
+
+  init(_ lines: [String], before: Int, action: @escaping () -> Void) {
+    self.lines = lines
+    self.before = before
+    self.action = action
+  }
+
+  mutating func readLine() -> String? {
+    guard index < lines.count else { return nil }
+    if index == before { action() }
+    defer { index += 1 }
+    return lines[index]
   }
 }

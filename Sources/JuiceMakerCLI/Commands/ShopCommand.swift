@@ -186,12 +186,15 @@ struct ShopCommand: Command {
   {
     let store = shop.store
     var showScreen = true
+    // The levels the screen last showed: `= FRUIT N` sets a level only if it is still the
+    // one shown, so a set made from a stale screen never overwrites another shop's edit.
+    var shown: [Int] = []
     while true {
       if showScreen {
         context.say("")
         context.say(texts.string(LocalizationKey.stockScreenTitle))
-        for (index, (fruit, level)) in zip(store.fruits, try context.levels(of: store)).enumerated()
-        {
+        shown = try context.levels(of: store)
+        for (index, (fruit, level)) in zip(store.fruits, shown).enumerated() {
           context.say(
             "  \(index + 1)) " + texts.name(of: fruit, count: level) + " " + String(level))
         }
@@ -220,7 +223,10 @@ struct ShopCommand: Command {
       }
       do throws(CLIError) {
         let (action, fruit, quantity) = try parseEdit(trimmed, store: store, names: names)
-        let level = try action.apply(quantity, of: fruit, in: store, by: shop.name).after
+        let expected = action == .set ? store.index(of: fruit).map { shown[$0] } : nil
+        let level = try action.apply(
+          quantity, of: fruit, in: store, by: shop.name, expecting: expected
+        ).after
         context.say(
           texts.string("stock.updated", .string(texts.name(of: fruit, count: level)), .int(level)))
         showScreen = true
@@ -242,6 +248,9 @@ struct ShopCommand: Command {
           context.errorOutput.write(
             texts.string("shop.stock.badQuantity", .string(texts.shown(value))) + " "
               + stockHelp + "\n")
+        case .stockChanged:
+          context.errorOutput.write(error.message(texts) + "\n")
+          showScreen = true
         default:
           context.errorOutput.write(error.message(texts) + "\n")
         }

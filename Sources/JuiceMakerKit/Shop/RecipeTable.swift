@@ -2,7 +2,7 @@
 ///
 /// Built once per `JuiceMaker` from the catalog and the store's public `fruits`, so
 /// an order reads a few integers instead of hashing fruit ids. The needs live in
-/// memory the table owns, handed to the storage as a buffer pointer, so the order
+/// a buffer the table owns, handed to the storage as a buffer pointer, so the order
 /// path copies no reference-counted value.
 @usableFromInline
 final class RecipeTable: Sendable {

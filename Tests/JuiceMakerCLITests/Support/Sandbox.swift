@@ -145,6 +145,15 @@ final class Sandbox: Sendable {
     _ arguments: [String], input: String = "", environment changes: [String: String?] = [:],
     useStore: Bool = true
   ) -> Outcome {
+    runInProcess(
+      arguments, reading: ScriptedInput(input), environment: changes, useStore: useStore)
+  }
+
+  /// Runs `CLI` in this process with the given line input, which may act between lines.
+  func runInProcess(
+    _ arguments: [String], reading input: any LineInput,
+    environment changes: [String: String?] = [:], useStore: Bool = true
+  ) -> Outcome {
     var environment = environment(changes)
     if changes.keys.contains("JUICE_MAKER_RECIPES") == false {
       environment["JUICE_MAKER_RECIPES"] = Paths.recipes.path
@@ -156,7 +165,7 @@ final class Sandbox: Sendable {
     let error = CapturedOutput()
     var cli = CLI(
       arguments: (useStore ? ["--store", store] : []) + arguments, environment: environment,
-      input: ScriptedInput(input), output: output, error: error)
+      input: input, output: output, error: error)
     let code = cli.run()
     return Outcome(status: code.rawValue, stdout: output.text, stderr: error.text)
   }
