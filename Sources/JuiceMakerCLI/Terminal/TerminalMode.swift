@@ -66,19 +66,7 @@ final class TerminalMode: Sendable {
 
   /// Writes to the terminal, retrying short writes; a terminal that is gone is ignored.
   func send(_ text: String) {
-    var bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-      let written = bytes.withUnsafeMutableBytes { buffer in
-        buffer.baseAddress.map { write(output, $0 + offset, buffer.count - offset) } ?? 0
-      }
-      if written < 0 {
-        if errno == EINTR { continue }
-        return
-      }
-      offset += written
-    }
-    bytes.removeAll()
+    FileDescriptorOutput(descriptor: output).write(text)
   }
 
   deinit {
