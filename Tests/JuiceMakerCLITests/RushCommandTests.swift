@@ -34,8 +34,8 @@ struct RushCommandTests {
   @Test(arguments: ["threads", "tasks"])
   func rushInProcessLeavesItsThreadFreeWhileTheShopsRun(mode: String) async throws {
     let sandbox = try Sandbox()
-    let started = Flag()
-    let ended = Flag()
+    let started = AtomicFlag()
+    let ended = AtomicFlag()
     let arguments = ["--json", "rush", "--shops", "4", "--orders", "5000", "--\(mode)"]
     let (outcome, duringRush) = await withTaskExecutorPreference(SerialTaskExecutor()) {
       await withTaskGroup(of: Event.self) { group in

@@ -12,8 +12,8 @@ struct RushTests {
     let catalog = FruitStoreTests.catalog
     let rush = Rush(
       catalog: catalog, store: FruitStore(catalog: catalog), shops: 4, orders: 20_000, seed: 3)
-    let started = Flag()
-    let ended = Flag()
+    let started = AtomicFlag()
+    let ended = AtomicFlag()
     let outcome = try await withTaskExecutorPreference(SerialTaskExecutor()) {
       try await withThrowingTaskGroup(of: Event.self) { group in
         group.addTask {
@@ -52,7 +52,7 @@ private enum Event: Sendable {
 }
 
 /// A flag one task raises and others read.
-private final class Flag: Sendable {
+private final class AtomicFlag: Sendable {
   private let raised = Atomic(false)
 
   var isRaised: Bool { raised.load(ordering: .sequentiallyConsistent) }

@@ -14,7 +14,7 @@ final class SerialTaskExecutor: TaskExecutor {
 }
 
 /// A flag one task raises and others read.
-final class Flag: Sendable {
+final class AtomicFlag: Sendable {
   private let raised = Atomic(false)
 
   /// Whether the flag was raised.
