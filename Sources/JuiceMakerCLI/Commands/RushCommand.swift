@@ -35,7 +35,7 @@ struct RushCommand: Command {
       line.isSet(Self.threadsFlag) ? .threads : line.isSet(Self.tasksFlag) ? .tasks : .sequential
   }
 
-  func run(input: inout any LineInput) throws(CLIError) {
+  nonisolated(nonsending) func run(input: inout any LineInput) async throws(CLIError) {
     let catalog = try context.loadCatalog()
     // Only --store on this command line makes a rush durable: its fake orders and restocks
     // must never land in a store an exported JUICE_MAKER_STORE happens to name.
@@ -52,7 +52,7 @@ struct RushCommand: Command {
       catalog: catalog, store: store, shops: shops, orders: orders, seed: UInt64(seed))
     let report: Rush.Report
     do {
-      report = try rush.run(mode)
+      report = try await rush.run(mode)
     } catch {
       throw CLIError(error)
     }

@@ -73,7 +73,21 @@ package struct Rush: Sendable {
     self.seed = seed
   }
 
-  package func run(_ mode: Mode) throws(FruitStoreError) -> Report {
+  /// Runs the rush and checks that every level equals initial + restocked − withdrawn.
+  ///
+  /// No thread waits for the shops. `.tasks` runs one child task per shop and awaits the
+  /// group. `.threads` starts one OS thread per shop, so the shops run at once however
+  /// narrow the cooperative pool is, and suspends until the last of them resumes it,
+  /// holding no thread meanwhile. `.sequential` runs the shops in turn on the calling
+  /// task. The function is `@concurrent`: it leaves the caller's actor, so a rush started
+  /// on the main actor does not hold it.
+  ///
+  /// - Parameter mode: How the shops run.
+  /// - Returns: The tallies, the final levels and the outcome of the conservation check.
+  /// - Throws: `FruitStoreError` when the levels cannot be read before or after the
+  ///   rush; a shop's own failure is in the report's `failure`.
+  @concurrent
+  package func run(_ mode: Mode) async throws(FruitStoreError) -> Report {
     let initial = try store.levels()
     let start = ContinuousClock.now
     var results: [ShopResult]
@@ -87,42 +101,40 @@ package struct Rush: Sendable {
       }
       results = states.map(\.result)
     case .threads:
-      let collected = Mutex<[Int: ShopResult]>([:])
-      let group = DispatchGroup()
-      for index in 0..<shops {
-        group.enter()
-        let thread = Thread {
-          var state = ShopState(rush: self, index: index)
-          for _ in 0..<orders where !state.stopped { state.step() }
-          let result = state.result
-          collected.withLock { $0[index] = result }
-          group.leave()
-        }
-        thread.start()
-      }
-      group.wait()
-      results = collected.withLock { all in (0..<shops).compactMap { all[$0] } }
-    case .tasks:
-      let collected = Mutex<[Int: ShopResult]>([:])
-      let semaphore = DispatchSemaphore(value: 0)
-      let rush = self
-      Task.detached {
-        await withTaskGroup(of: (Int, ShopResult).self) { group in
-          for index in 0..<rush.shops {
-            group.addTask {
-              var state = ShopState(rush: rush, index: index)
-              for _ in 0..<rush.orders where !state.stopped { state.step() }
-              return (index, state.result)
+      results = await withCheckedContinuation { finished in
+        guard shops > 0 else { return finished.resume(returning: []) }
+        let collected = Mutex(
+          (results: [ShopResult?](repeating: nil, count: shops), running: shops))
+        for index in 0..<shops {
+          let thread = Thread {
+            var state = ShopState(rush: self, index: index)
+            for _ in 0..<orders where !state.stopped { state.step() }
+            let result = state.result
+            let all: [ShopResult]? = collected.withLock { collected in
+              collected.results[index] = result
+              collected.running -= 1
+              return collected.running == 0 ? collected.results.compactMap { $0 } : nil
             }
+            if let all { finished.resume(returning: all) }
           }
-          for await (index, result) in group {
-            collected.withLock { $0[index] = result }
+          thread.start()
+        }
+      }
+    case .tasks:
+      results = await withTaskGroup(of: (Int, ShopResult).self) { group in
+        for index in 0..<shops {
+          group.addTask {
+            var state = ShopState(rush: self, index: index)
+            for _ in 0..<orders where !state.stopped { state.step() }
+            return (index, state.result)
           }
         }
-        semaphore.signal()
+        var collected = [ShopResult?](repeating: nil, count: shops)
+        for await (index, result) in group {
+          collected[index] = result
+        }
+        return collected.compactMap { $0 }
       }
-      semaphore.wait()
-      results = collected.withLock { all in (0..<shops).compactMap { all[$0] } }
     }
     let elapsed = ContinuousClock.now - start
     let final = try store.levels()
