@@ -27,7 +27,7 @@ struct Benchmark {
     }
     if options.wantsGroup("rush") {
       try await RushBenchmarks(options: options, paths: paths).run(into: &report)
-      try OrderCostBenchmarks(options: options).run(into: &report)
+      try await OrderCostBenchmarks(options: options).run(into: &report)
     }
     if options.wantsGroup("catalog") || options.wantsGroup("memory") {
       let fixture = try CatalogFixture.make()

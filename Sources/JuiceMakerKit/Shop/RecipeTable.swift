@@ -82,6 +82,7 @@ final class RecipeTable: Sendable {
     -> [Shortage]
   {
     var shortages: [Shortage] = []
+    shortages.reserveCapacity(starts[juice + 1] - starts[juice])
     for (position, ingredient) in (starts[juice]..<starts[juice + 1]).enumerated() {
       let needed = needs[ingredient].amount &* count
       if available[position] < needed {

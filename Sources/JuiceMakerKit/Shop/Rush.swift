@@ -54,8 +54,10 @@ package struct Rush: Sendable {
   package let shops: Int
   package let orders: Int
   package let seed: UInt64
-  /// Every this many orders a shop restocks one fruit.
+  /// Every this many orders a shop restocks one fruit, unless told otherwise.
   package static let restockInterval = 10
+  /// Every this many orders a shop restocks one fruit; 0 never restocks.
+  package let restockEvery: Int
 
   /// Creates a rush.
   ///
@@ -65,7 +67,13 @@ package struct Rush: Sendable {
   ///   - shops: How many shops.
   ///   - orders: How many orders each shop places.
   ///   - seed: The seed of the shops' random choices.
-  package init(catalog: Catalog, store: FruitStore, shops: Int, orders: Int, seed: UInt64) {
+  ///   - restockEvery: Every this many orders a shop restocks one fruit; 0 never
+  ///     restocks.
+  package init(
+    catalog: Catalog, store: FruitStore, shops: Int, orders: Int, seed: UInt64,
+    restockEvery: Int = Rush.restockInterval
+  ) {
+    self.restockEvery = max(0, restockEvery)
     self.catalog = catalog
     self.store = store
     self.shops = shops
@@ -173,8 +181,10 @@ package struct Rush: Sendable {
   /// nothing and retains nothing.
   package struct ShopState {
     let tables: Tables
+    /// Every this many orders the shop restocks; `Int.max` for never.
+    let restockEvery: Int
     /// Orders until the next restock.
-    var untilRestock = Rush.restockInterval
+    var untilRestock: Int
     /// The first failure other than a refusal for stock.
     var failure: JuiceMakerError?
     /// Whether the shop stopped on a failure other than a refusal for stock.
@@ -185,6 +195,8 @@ package struct Rush: Sendable {
       tables = Tables(
         shop: JuiceMaker(name: "shop-\(index + 1)", catalog: rush.catalog, store: rush.store))
       random = SplitMix64(seed: rush.seed &+ UInt64(index) &* 0x9E37_79B9)
+      restockEvery = rush.restockEvery == 0 ? Int.max : rush.restockEvery
+      untilRestock = restockEvery
     }
 
     /// What the shop did so far.
@@ -208,11 +220,11 @@ package struct Rush: Sendable {
         restocked: Array(tables.restocked), short: Array(tables.short), failure: failure)
     }
 
-    /// Places one order, restocking one fruit first every `restockInterval` steps.
+    /// Places one order, restocking one fruit first every `restockEvery` steps.
     package mutating func step() {
       untilRestock &-= 1
       if untilRestock == 0 {
-        untilRestock = Rush.restockInterval
+        untilRestock = restockEvery
         if let failure = tables.restock(random.next()) { stop(failure) }
       }
       guard tables.pickCount > 0 else { return }
