@@ -298,6 +298,32 @@ struct StorageConformanceTests {
     #expect(try store.open().levels() == expected)
   }
 
+  @Test(arguments: StorageUnderTest.all.filter { $0.journalsEveryOrder })
+  func everyOrderAndRestockOfAShopIsJournaled(_ kind: StorageUnderTest) throws {
+    let store = try kind.makeStore(Self.fruits)
+    let fruitStore = FruitStore(storage: try store.open())
+    let shop = JuiceMaker(name: "corner", catalog: Self.catalog, store: fruitStore)
+    let kiwi = try #require(Self.catalog.handle(of: "kiwi-juice"))
+    for _ in 0..<3 { try shop.make(kiwi) }
+    try shop.restock(2, of: "banana")
+    #expect(throws: JuiceMakerError.self) {
+      try shop.make("strawberry-banana-juice", count: 11)
+    }
+    let journal = try fruitStore.journal()
+    #expect(
+      journal.map(\.operation.action).reversed() == [
+        .order("kiwi-juice", count: 1), .order("kiwi-juice", count: 1),
+        .order("kiwi-juice", count: 1), .add("banana", count: 2),
+        .order("strawberry-banana-juice", count: 11),
+      ])
+    #expect(journal.allSatisfy { $0.operation.editor == "corner" })
+    #expect(
+      journal.first?.outcome
+        == .refused([Shortage(fruit: "strawberry", needed: 110, available: 100)]))
+    #expect(
+      journal.last?.changes == [StockChange.Level(fruit: "kiwi", before: 100, after: 97)])
+  }
+
   // MARK: - Failures
 
   @Test(arguments: StorageUnderTest.all.filter { $0.canFail })
@@ -327,6 +353,9 @@ struct StorageConformanceTests {
 }
 
 extension StorageUnderTest {
-  /// Whether the storage can be made to fail: every storage but the in-memory one.
-  var canFail: Bool { name != "memory" }
+  /// Whether the storage can be made to fail: every storage but the in-memory ones.
+  var canFail: Bool { !name.hasPrefix("memory") }
+  /// Whether a shop's every order and restock is journaled: every storage but the
+  /// in-memory one on its default fast path.
+  var journalsEveryOrder: Bool { name != "memory" }
 }

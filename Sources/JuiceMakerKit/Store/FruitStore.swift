@@ -33,23 +33,37 @@ public final class FruitStore: Sendable {
   private let watch = LockedValue(Watch())
 
   /// Creates an in-memory store holding each fruit's initial stock from the catalog.
-  public convenience init(catalog: Catalog) {
+  ///
+  /// - Parameters:
+  ///   - catalog: The fruits and their initial stock.
+  ///   - journalsOrders: Whether every order and restock is journaled, as persistent
+  ///     storages do; by default orders take the fast path, unjournaled unless
+  ///     observed (see `InMemoryStockStorage`).
+  public convenience init(catalog: Catalog, journalsOrders: Bool = false) {
     // A catalog's fruits are unique, with stock that is not negative.
     self.init(
       storage: InMemoryStockStorage(
-        fruits: catalog.fruits.map(\.id), levels: catalog.fruits.map(\.initialStock)))
+        fruits: catalog.fruits.map(\.id), levels: catalog.fruits.map(\.initialStock),
+        journalsOrders: journalsOrders))
   }
 
   /// Creates an in-memory store with the given levels, its fruits in id order.
   ///
+  /// - Parameters:
+  ///   - stock: Each fruit's level.
+  ///   - journalsOrders: Whether every order and restock is journaled, as for
+  ///     `init(catalog:journalsOrders:)`.
   /// - Throws: `FruitStoreError.negativeQuantity` when a level is negative.
-  public convenience init(stock: [Fruit.ID: Int]) throws(FruitStoreError) {
+  public convenience init(stock: [Fruit.ID: Int], journalsOrders: Bool = false)
+    throws(FruitStoreError)
+  {
     let sorted = stock.sorted { $0.key < $1.key }
     if let negative = sorted.first(where: { $0.value < 0 }) {
       throw .negativeQuantity(negative.value, fruit: negative.key)
     }
     self.init(
-      storage: InMemoryStockStorage(fruits: sorted.map(\.key), levels: sorted.map(\.value)))
+      storage: InMemoryStockStorage(
+        fruits: sorted.map(\.key), levels: sorted.map(\.value), journalsOrders: journalsOrders))
   }
 
   /// Creates a store over the given storage.

@@ -4,19 +4,27 @@ import Synchronization
 /// Stock levels and a bounded journal held in memory; what `FruitStore(catalog:)`
 /// uses.
 ///
-/// Levels live in `sharedLevels`, under the order path's lock, so an order on the
-/// fast path is a few array reads and writes under that lock and nothing else. Operations through `perform(_:touching:_:)`
-/// (stock edits, orders with a request id or watched by observers) are journaled;
-/// the journal keeps the newest `journalCapacity` entries. Fast-path orders and shops'
-/// restocks change the levels without a journal entry: while any store over the
-/// levels has observers, or when a caller gives a request id, they take the journaled
-/// path instead.
+/// The journal keeps the newest `journalCapacity` entries. Operations through
+/// `perform(_:touching:_:)` (stock edits, orders with a request id or watched by
+/// observers) are always journaled. What happens to a shop's plain orders and
+/// restocks depends on `journalsOrders`:
+///
+/// - `false` (the default): they take the order fast path, a few reads and writes
+///   under the levels' lock and nothing else, with no journal entry and no clock
+///   read. While any store over the levels has observers, they are journaled so the
+///   observers see them.
+/// - `true`: every order and restock is journaled like any other operation, as the
+///   SQLite and PostgreSQL storages do, so `journal(_:)` (and `history`) lists every
+///   order.
 public final class InMemoryStockStorage: StockStorage {
   public let fruits: [Fruit.ID]
   public let location: String
   /// How many journal entries the storage keeps, the newest.
   public let journalCapacity: Int
-  /// The levels, guarded by the order path's lock.
+  /// Whether every order and restock is journaled, rather than taking the order fast
+  /// path unjournaled.
+  public let journalsOrders: Bool
+  /// The levels, for the order fast path; `nil` when every order is journaled.
   public let sharedLevels: SharedStockLevels?
   private let shared: SharedStockLevels
   private let journalState: LockedValue<Journal>
@@ -62,17 +70,21 @@ public final class InMemoryStockStorage: StockStorage {
   ///   - levels: One level per fruit, none negative.
   ///   - journalCapacity: How many journal entries to keep, the newest.
   ///   - location: The name messages give the store.
+  ///   - journalsOrders: Whether every order and restock is journaled; by default
+  ///     they take the order fast path, unjournaled unless observed.
   /// - Precondition: `fruits` and `levels` have the same length; `FruitStore`'s
   ///   initializers check the stock rules before creating the storage.
   public init(
-    fruits: [Fruit.ID], levels: [Int], journalCapacity: Int = 1024, location: String = "memory"
+    fruits: [Fruit.ID], levels: [Int], journalCapacity: Int = 1024, location: String = "memory",
+    journalsOrders: Bool = false
   ) {
     precondition(fruits.count == levels.count, "one level per fruit")
     self.fruits = fruits
     self.location = location
     self.journalCapacity = max(0, journalCapacity)
+    self.journalsOrders = journalsOrders
     self.shared = SharedStockLevels(levels)
-    self.sharedLevels = shared
+    self.sharedLevels = journalsOrders ? nil : shared
     self.journalState = LockedValue(Journal())
   }
 
@@ -128,12 +140,15 @@ public final class InMemoryStockStorage: StockStorage {
     return receipt
   }
 
-  /// Withdraws under the levels' lock alone, with no journal entry; a refusal is
-  /// `.short`, so nothing is allocated under the lock.
+  /// Withdraws under the levels' lock alone, with no journal entry, unless
+  /// `journalsOrders`; a refusal is `.short`, so nothing is allocated under the lock.
   public func withdraw(
     _ recipe: UnsafeBufferPointer<StockNeed>, count: Int, operation: () -> StockOperation
-  ) -> StockWithdrawal {
-    shared.withdraw(recipe, count: count, available: nil) ? .made : .short
+  ) throws(StockStorageError) -> StockWithdrawal {
+    if journalsOrders {
+      return try journaledWithdraw(recipe, count: count, operation: operation)
+    }
+    return shared.withdraw(recipe, count: count, available: nil) ? .made : .short
   }
 
   public func journal(_ query: JournalQuery) -> [JournalEntry] {

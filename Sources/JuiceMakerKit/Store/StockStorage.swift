@@ -129,6 +129,17 @@ extension StockStorage {
   public func withdraw(
     _ recipe: UnsafeBufferPointer<StockNeed>, count: Int, operation: () -> StockOperation
   ) throws(StockStorageError) -> StockWithdrawal {
+    try journaledWithdraw(recipe, count: count, operation: operation)
+  }
+
+  /// Withdraws through `perform(_:touching:_:)`, journaling `operation()`: the default
+  /// `withdraw(_:count:operation:)`, for a storage that overrides it to call.
+  ///
+  /// - Returns: `.made`, or `.refused` with every shortage in recipe order.
+  /// - Throws: `StockStorageError` when the storage failed; nothing was withdrawn.
+  public func journaledWithdraw(
+    _ recipe: UnsafeBufferPointer<StockNeed>, count: Int, operation: () -> StockOperation
+  ) throws(StockStorageError) -> StockWithdrawal {
     let fruits = self.fruits
     let touching = recipe.map(\.index).sorted()
     let receipt = try perform(operation(), touching: touching) { levels in

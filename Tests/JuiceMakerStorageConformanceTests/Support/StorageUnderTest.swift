@@ -17,13 +17,21 @@ struct StorageUnderTest: Sendable, CustomTestStringConvertible {
 
   /// Every storage the suite runs against.
   static let all: [StorageUnderTest] =
-    [.memory, .sqlite]
+    [.memory, .memoryJournalingOrders, .sqlite]
     + (TemporaryServer.isInstalled || TemporaryServer.isRequired ? [.postgres] : [])
 
   /// The in-memory storage: one storage object, shared.
   static let memory = StorageUnderTest(name: "memory") { fruits in
     let storage = InMemoryStockStorage(
       fruits: fruits.map(\.id), levels: fruits.map(\.initialStock))
+    return StoreUnderTest(open: { storage }, locked: nil, cleanup: {})
+  }
+
+  /// The in-memory storage that journals every order, as persistent storages do.
+  static let memoryJournalingOrders = StorageUnderTest(name: "memory, orders journaled") {
+    fruits in
+    let storage = InMemoryStockStorage(
+      fruits: fruits.map(\.id), levels: fruits.map(\.initialStock), journalsOrders: true)
     return StoreUnderTest(open: { storage }, locked: nil, cleanup: {})
   }
 
