@@ -11,12 +11,14 @@ import JuiceMakerSQLite
 /// `Menu.plentiful` of each fruit so every order succeeds, and are deleted afterwards. The
 /// orders follow the mixed plan of `Menu`.
 ///
-/// At `.full`, each run of ours is paired with a run of Python's of the same number of
-/// orders on its own fresh store file, created by `SQLiteStockStorage` in the same
-/// directory; the two take turns going first, so both see the same disk. A commit there
-/// waits for the disk's flush, so the rates depend on the disk and their ratio does not.
-/// The ratio is the median of the pairs' ratios (its bounds their extremes): a shared
-/// disk's flush time drifts from one second to the next, and a pair sees the same drift.
+/// At `.full`, Python places the same orders on its own fresh store file, created by
+/// `SQLiteStockStorage` in the same directory, interleaved with ours: each run alternates
+/// slices of 4 orders between the two (each side going first every other slice), and
+/// each side's rate counts its own slices' time only. A commit there waits for the
+/// disk's flush, so the rates depend on the disk and their ratio does not. The ratio is
+/// the median of the runs' ratios (its bounds their extremes): a shared disk's flush
+/// time swings several-fold within a second, and the two sides of a run see the same
+/// swings.
 /// Without a `python3` on `PATH`, or one that cannot run the baseline, a note says so
 /// and the two figures are not measured.
 struct DurableBenchmarks {
@@ -55,14 +57,23 @@ struct DurableBenchmarks {
         guard let python else {
           return try Self.orders(batches * 16, shop: shop, juices: juices, made: &made, deadline)
         }
-        if pythonRuns.count.isMultiple(of: 2) {
-          let ours = try Self.orders(
-            batches * 16, shop: shop, juices: juices, made: &made, deadline)
-          pythonRuns.append(try python.run(orders: ours.operations))
-          return ours
+        // Slices of 4 orders, ours and Python's in turn, each side going first every
+        // other slice: both see the disk of the same few milliseconds.
+        var ours = Duration.zero
+        var theirs = Duration.zero
+        var done = 0
+        while done < batches * 16, done % 16 != 0 || ContinuousClock.now < deadline {
+          if (done / 4).isMultiple(of: 2) {
+            ours += try Self.orders(4, shop: shop, juices: juices, made: &made).elapsed
+            theirs += try python.run(orders: 4).elapsed
+          } else {
+            theirs += try python.run(orders: 4).elapsed
+            ours += try Self.orders(4, shop: shop, juices: juices, made: &made).elapsed
+          }
+          done += 4
         }
-        pythonRuns.append(try python.run(orders: batches * 16))
-        return try Self.orders(batches * 16, shop: shop, juices: juices, made: &made, deadline)
+        pythonRuns.append(Throughput.Timed(operations: done, elapsed: theirs))
+        return Throughput.Timed(operations: done, elapsed: ours)
       }
       report.record(
         Figure(name, .ordersPerSecond, samples, goal: goals[durability].map { .atLeast($0) }))
@@ -126,14 +137,14 @@ struct DurableBenchmarks {
     return python
   }
 
-  /// Places `count` orders (fewer once past the deadline), continuing the plan at `made`.
+  /// Places `count` orders (fewer once past a deadline), continuing the plan at `made`.
   private static func orders(
     _ count: Int, shop: JuiceMaker, juices: [Juice], made: inout Int,
-    _ deadline: ContinuousClock.Instant
+    _ deadline: ContinuousClock.Instant? = nil
   ) throws(BenchmarkError) -> Throughput.Timed {
     let start = ContinuousClock.now
     var done = 0
-    while done < count, done % 16 != 0 || ContinuousClock.now < deadline {
+    while done < count, done % 16 != 0 || deadline.map({ ContinuousClock.now < $0 }) ?? true {
       do {
         try shop.make(juices[made % juices.count])
       } catch {
