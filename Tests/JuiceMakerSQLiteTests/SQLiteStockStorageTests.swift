@@ -64,7 +64,7 @@ struct SQLiteStockStorageTests {
       levels[1] -= 1
       return .done
     }
-    try storage.perform(Fixtures.order("kiwi-juice"), touching: [2]) { levels in
+    _ = try storage.perform(Fixtures.order("kiwi-juice"), touching: [2]) { levels in
       levels[2] -= 3
       return .done
     }
