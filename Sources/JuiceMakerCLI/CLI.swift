@@ -8,8 +8,8 @@ import JuiceMakerSQLite
 /// their own arguments, environment, input and output.
 ///
 /// ```swift
-/// var cli = CLI(arguments: ["--lang", "ko", "order", "strawberry-banana-juice"])
-/// exit(cli.run().rawValue)
+/// let cli = CLI(arguments: ["--lang", "ko", "order", "strawberry-banana-juice"])
+/// exit(await cli.run().rawValue)
 /// // 딸바쥬스 나왔습니다! 맛있게 드세요!
 /// ```
 public struct CLI {
@@ -18,7 +18,7 @@ public struct CLI {
 
   let arguments: [String]
   let environment: [String: String]
-  var input: any LineInput
+  let input: any LineInput
   let output: any TextOutput
   let errorOutput: any TextOutput
 
@@ -46,8 +46,13 @@ public struct CLI {
 
   /// Runs the command.
   ///
+  /// It runs on the caller's actor and suspends only while a command awaits work it
+  /// handed elsewhere (a rush's shops); every other command, the interactive shop
+  /// included, runs through without suspending, so from `main.swift` it stays on the main
+  /// thread.
+  ///
   /// - Returns: The exit code; see `ExitCode`.
-  public mutating func run() -> ExitCode {
+  public nonisolated(nonsending) func run() async -> ExitCode {
     let line = ParsedCommandLine.parse(
       arguments, commands: Commands.all, global: GlobalOptions.all)
     let json = line.isSet(GlobalOptions.json)
@@ -98,7 +103,8 @@ public struct CLI {
         global: global, environment: environment, catalogFiles: catalogFiles, strings: strings,
         texts: texts, output: output, errorOutput: errorOutput)
       let command = try (line.command ?? ShopCommand.self).init(parsing: line, context: context)
-      try command.run(input: &input)
+      var input = input
+      try await command.run(input: &input)
       return .success
     } catch {
       return report(error, texts: texts, json: json)

@@ -6,8 +6,12 @@ struct Benchmark {
 
   /// Runs every wanted group.
   ///
+  /// It runs on the main actor, like the groups it calls: `Parallel`'s timed runs wait
+  /// on the calling thread, which therefore must not be one of the cooperative pool's.
+  ///
   /// - Throws: `BenchmarkError` when a measurement cannot run or gives a wrong result.
-  func run() throws(BenchmarkError) {
+  @MainActor
+  func run() async throws(BenchmarkError) {
     if !options.child.isEmpty {
       try ChildMode.run(options.child)
       return
@@ -22,7 +26,8 @@ struct Benchmark {
       try OrderBenchmarks(options: options).run(into: &report)
     }
     if options.wantsGroup("rush") {
-      try RushBenchmarks(options: options, paths: paths).run(into: &report)
+      try await RushBenchmarks(options: options, paths: paths).run(into: &report)
+      try OrderCostBenchmarks(options: options).run(into: &report)
     }
     if options.wantsGroup("catalog") || options.wantsGroup("memory") {
       let fixture = try CatalogFixture.make()

@@ -20,6 +20,8 @@ struct OrderBenchmarks {
     case juiceMaker
     /// `JuiceMaker.make(_:)` with a `Juice.ID`, looked up on every order.
     case juiceMakerByID
+    /// `JuiceMaker.make(_:)` with a `Juice.Handle`.
+    case juiceMakerByHandle
     /// `DictionaryStore.make(_:)` with the juice's name.
     case dictionary
     /// `ActorStore.make(_:)` with the juice's name, awaited.
@@ -67,6 +69,15 @@ struct OrderBenchmarks {
     .init(
       name: "orders.juice_maker.8_threads_mixed", client: .juiceMaker, workers: .threads(8),
       mixed: true),
+    .init(
+      name: "orders.juice_maker.1_thread_handle", client: .juiceMakerByHandle,
+      workers: .threads(1), mixed: false),
+    .init(
+      name: "orders.juice_maker.8_threads_handle", client: .juiceMakerByHandle,
+      workers: .threads(8), mixed: false),
+    .init(
+      name: "orders.juice_maker.1_thread_mixed_handle", client: .juiceMakerByHandle,
+      workers: .threads(1), mixed: true),
     .init(
       name: "orders.juice_maker.1_thread_by_id", client: .juiceMakerByID, workers: .threads(1),
       mixed: false),
@@ -253,7 +264,7 @@ extension OrderBenchmarks {
     /// Every level, by fruit name.
     func levels() -> [String: Int] {
       switch client {
-      case .juiceMaker, .juiceMakerByID:
+      case .juiceMaker, .juiceMakerByID, .juiceMakerByHandle:
         Dictionary(
           uniqueKeysWithValues: ((try? store.snapshot()) ?? [:]).map { ($0.key.rawValue, $0.value) }
         )
@@ -274,6 +285,8 @@ extension OrderBenchmarks {
         Self.place(&cursor, shop: shops[worker], juices: menu.catalog.juices)
       case .juiceMakerByID:
         Self.place(&cursor, shop: shops[worker], ids: menu.ids)
+      case .juiceMakerByHandle:
+        Self.place(&cursor, shop: shops[worker], handles: menu.catalog.juices.compactMap(\.handle))
       case .dictionary:
         Self.place(&cursor, store: dictionary, names: menu.names)
       case .mutex:
@@ -329,6 +342,21 @@ extension OrderBenchmarks {
         for _ in 0..<run.count {
           do {
             try shop.make(id)
+            made &+= 1
+          } catch {}
+        }
+        cursor.finish(run, made: made)
+      }
+    }
+
+    @inline(never)
+    private static func place(_ cursor: inout Cursor, shop: JuiceMaker, handles: [Juice.Handle]) {
+      while let run = cursor.next() {
+        let handle = handles[run.juice]
+        var made = 0
+        for _ in 0..<run.count {
+          do {
+            try shop.make(handle)
             made &+= 1
           } catch {}
         }

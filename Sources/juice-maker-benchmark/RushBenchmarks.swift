@@ -35,7 +35,8 @@ struct RushBenchmarks {
   private static let seed: UInt64 = 7
 
   /// Measures every figure of the group and its ratios into the report.
-  func run(into report: inout Report) throws(BenchmarkError) {
+  @MainActor
+  func run(into report: inout Report) async throws(BenchmarkError) {
     let catalog: Catalog
     do {
       catalog = try Catalog.load(from: paths.root.appendingPathComponent("Recipes"))
@@ -50,15 +51,15 @@ struct RushBenchmarks {
         report.record(
           Figure(
             name, .ordersPerSecond,
-            try samples { () throws(BenchmarkError) in
-              try rate(catalog: catalog, workers: workers, orders: orders)
+            try await samples { () async throws(BenchmarkError) in
+              try await rate(catalog: catalog, workers: workers, orders: orders)
             }, goal: workers.count == 1 ? .atLeast(30_000_000) : nil))
       }
       if options.wants(baseline) || options.wants("rush.ratio") {
         report.record(
           Figure(
             baseline, .ordersPerSecond,
-            try samples { () throws(BenchmarkError) in
+            try await samples { () async throws(BenchmarkError) in
               DictionaryRush(catalog: catalog, shops: workers.count, seed: Self.seed)
                 .rate(orders: orders / workers.count, tasks: isTasks(workers))
             }))
@@ -83,26 +84,27 @@ struct RushBenchmarks {
     return false
   }
 
-  private func samples(_ measure: () throws(BenchmarkError) -> Double) throws(BenchmarkError)
-    -> Samples
+  @MainActor
+  private func samples(_ measure: () async throws(BenchmarkError) -> Double)
+    async throws(BenchmarkError) -> Samples
   {
     var values: [Double] = []
     for _ in 0..<options.runs {
-      values.append(try measure())
+      values.append(try await measure())
     }
     return Samples(values)
   }
 
   /// Orders per second of one rush over a fresh in-memory store, conservation checked.
-  private func rate(catalog: Catalog, workers: Workers, orders: Int) throws(BenchmarkError)
-    -> Double
+  private func rate(catalog: Catalog, workers: Workers, orders: Int)
+    async throws(BenchmarkError) -> Double
   {
     let rush = Rush(
       catalog: catalog, store: FruitStore(catalog: catalog), shops: workers.count,
       orders: orders / workers.count, seed: Self.seed)
     let report: Rush.Report
     do {
-      report = try rush.run(isTasks(workers) ? .tasks : .threads)
+      report = try await rush.run(isTasks(workers) ? .tasks : .threads)
     } catch {
       throw .failed("the rush could not read the store: \(error)")
     }

@@ -1,5 +1,5 @@
 import Foundation
 import JuiceMakerCLI
 
-var command = CLI(arguments: Array(CommandLine.arguments.dropFirst()))
-exit(command.run().rawValue)
+let command = CLI(arguments: Array(CommandLine.arguments.dropFirst()))
+exit(await command.run().rawValue)

@@ -112,7 +112,7 @@ struct ExitCodeTests {
 
   @Test func readOnlyStoreIsAnIOError() async throws {
     let sandbox = try Sandbox()
-    _ = sandbox.runInProcess(["stock"])
+    _ = await sandbox.runInProcess(["stock"])
     try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: sandbox.store)
     let outcome = try await sandbox.run(["order", "kiwi-juice"])
     #expect(outcome.status == 74, "\(outcome)")

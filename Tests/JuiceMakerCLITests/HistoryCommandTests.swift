@@ -19,9 +19,9 @@ struct HistoryCommandTests {
 
   @Test func historyIsNewestFirstWithOneLinePerOperation() async throws {
     let sandbox = try Sandbox()
-    _ = sandbox.runInProcess(["stock", "add", "banana", "3"])
-    _ = sandbox.runInProcess(["--shop", "east", "order", "strawberry-banana-juice"])
-    _ = sandbox.runInProcess(["order", "strawberry-banana-juice"])
+    _ = await sandbox.runInProcess(["stock", "add", "banana", "3"])
+    _ = await sandbox.runInProcess(["--shop", "east", "order", "strawberry-banana-juice"])
+    _ = await sandbox.runInProcess(["order", "strawberry-banana-juice"])
     let english = try await sandbox.run(["history"])
     #expect(english.status == 0, "\(english)")
     // The time comes first: "2026-11-21 08:45:44+00:00", 25 columns and 2 spaces.
@@ -45,8 +45,8 @@ struct HistoryCommandTests {
 
   @Test func columnsAlignByDisplayWidthWithKoreanShopNames() async throws {
     let sandbox = try Sandbox()
-    _ = sandbox.runInProcess(["--shop", "강남점", "order", "kiwi-juice"])
-    _ = sandbox.runInProcess(["--shop", "east", "order", "banana-juice"])
+    _ = await sandbox.runInProcess(["--shop", "강남점", "order", "kiwi-juice"])
+    _ = await sandbox.runInProcess(["--shop", "east", "order", "banana-juice"])
     let outcome = try await sandbox.run(["--lang", "ko", "history"])
     #expect(outcome.status == 0, "\(outcome)")
     #expect(
@@ -58,7 +58,7 @@ struct HistoryCommandTests {
 
   @Test func timesAreLocalWithTheirOffsetAndUTCInJSON() async throws {
     let sandbox = try Sandbox()
-    _ = sandbox.runInProcess(["order", "kiwi-juice"])
+    _ = await sandbox.runInProcess(["order", "kiwi-juice"])
     let seoul = try await sandbox.run(["history"], environment: ["TZ": "Asia/Seoul"])
     #expect(
       seoul.lines.first?.wholeMatch(of: /\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\+09:00  .*/) != nil,
@@ -70,9 +70,9 @@ struct HistoryCommandTests {
 
   @Test func historyFiltersByShopAndTime() async throws {
     let sandbox = try Sandbox()
-    _ = sandbox.runInProcess(["--shop", "강남점", "order", "kiwi-juice"])
-    _ = sandbox.runInProcess(["--shop", "east", "order", "banana-juice"])
-    _ = sandbox.runInProcess(["stock", "add", "kiwi", "1"])
+    _ = await sandbox.runInProcess(["--shop", "강남점", "order", "kiwi-juice"])
+    _ = await sandbox.runInProcess(["--shop", "east", "order", "banana-juice"])
+    _ = await sandbox.runInProcess(["stock", "add", "kiwi", "1"])
     let gangnam = try await sandbox.run(["--json", "history", "--shop", "강남점"])
     #expect(try gangnam.json().objects("entries").map { $0.string("shop") } == ["강남점"])
     let all = try await sandbox.history()
@@ -90,9 +90,9 @@ struct HistoryCommandTests {
 
   @Test func jsonHistoryHoldsEveryField() async throws {
     let sandbox = try Sandbox()
-    _ = sandbox.runInProcess(["stock", "set", "kiwi", "4"])
-    _ = sandbox.runInProcess(["order", "kiwi-juice", "--count", "2"])
-    _ = sandbox.runInProcess(["order", "kiwi-juice"])
+    _ = await sandbox.runInProcess(["stock", "set", "kiwi", "4"])
+    _ = await sandbox.runInProcess(["order", "kiwi-juice", "--count", "2"])
+    _ = await sandbox.runInProcess(["order", "kiwi-juice"])
     let outcome = try await sandbox.run(["--json", "history"])
     #expect(outcome.status == 0, "\(outcome)")
     #expect(outcome.stderr == "")
@@ -116,10 +116,10 @@ struct HistoryCommandTests {
 
   @Test func historyShowsTwentyEntriesUnlessLimited() async throws {
     let sandbox = try Sandbox()
-    sandbox.setStock(["pineapple": 100])
+    await sandbox.setStock(["pineapple": 100])
     // 25 more operations in one shop session: 5 edits and 20 orders.
     let input = String(repeating: "s\n+ pineapple 1\nc\n4\n4\n4\n4\n", count: 5) + "q\n"
-    let session = sandbox.runInProcess(["shop"], input: input)
+    let session = await sandbox.runInProcess(["shop"], input: input)
     #expect(session.status == 0, "\(session)")
     let standard = try await sandbox.run(["--json", "history"])
     let entries = try standard.json().objects("entries")
@@ -142,9 +142,9 @@ struct HistoryCommandTests {
     ("ten", "--limit must be a whole number, not “ten”."),
     ("99999999999999999999", "--limit is too large: 99999999999999999999."),
   ])
-  func badLimitsAreUsageErrors(limit: String, message: String) throws {
+  func badLimitsAreUsageErrors(limit: String, message: String) async throws {
     let sandbox = try Sandbox()
-    let outcome = sandbox.runInProcess(["history", "--limit", limit])
+    let outcome = await sandbox.runInProcess(["history", "--limit", limit])
     #expect(outcome.status == 64, "\(outcome)")
     #expect(outcome.stdout == "")
     #expect(outcome.stderr == message + "\n")

@@ -60,7 +60,7 @@ struct JSONShapeTests {
 
   @Test func orderRefusedDocumentListsEveryShortage() async throws {
     let sandbox = try Sandbox()
-    sandbox.setStock(["strawberry": 4, "banana": 1])
+    await sandbox.setStock(["strawberry": 4, "banana": 1])
     let outcome = try await sandbox.run([
       "--json", "order", "strawberry-banana-juice", "--count", "3",
     ])
@@ -108,9 +108,11 @@ struct JSONShapeTests {
       (["stock", "remove", "kiwi", "11"], "outOfStock", 1),
       (["order", "strawberry-juice"], "outOfStock", 1),
     ] as [([String], String, Int32)])
-  func errorDocumentHasItsCodeAndMessage(arguments: [String], code: String, status: Int32) throws {
+  func errorDocumentHasItsCodeAndMessage(arguments: [String], code: String, status: Int32)
+    async throws
+  {
     let sandbox = try Sandbox()
-    let outcome = sandbox.runInProcess(["--json"] + arguments)
+    let outcome = await sandbox.runInProcess(["--json"] + arguments)
     #expect(outcome.status == status, "\(outcome)")
     #expect(outcome.stderr == "")
     let document = try outcome.json()
@@ -121,7 +123,7 @@ struct JSONShapeTests {
     #expect(!message.contains("\n"))
     // The same message is what standard error shows without --json.
     guard !arguments.contains(where: { $0.hasPrefix("--json") }) else { return }
-    let text = sandbox.runInProcess(arguments)
+    let text = await sandbox.runInProcess(arguments)
     #expect(text.stderr == message + "\n")
     #expect(text.stdout == "")
   }

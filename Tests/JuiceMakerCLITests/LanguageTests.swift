@@ -70,7 +70,7 @@ struct LanguageTests {
 struct CountAgreementTests {
   @Test func englishNamesAgreeWithTheirCountsInStockAndTheShop() async throws {
     let sandbox = try Sandbox()
-    sandbox.setStock(["kiwi": 1, "mango": 0])
+    await sandbox.setStock(["kiwi": 1, "mango": 0])
     let stock = try await sandbox.run(["stock"])
     #expect(stock.lines.contains("kiwi          1"), "\(stock)")
     #expect(stock.lines.contains("mangoes       0"), "\(stock)")

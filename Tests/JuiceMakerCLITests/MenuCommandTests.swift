@@ -36,7 +36,7 @@ struct MenuCommandTests {
 
   @Test func makeableCountsFollowTheStock() async throws {
     let sandbox = try Sandbox()
-    sandbox.setStock(["strawberry": 33, "banana": 2, "kiwi": 0])
+    await sandbox.setStock(["strawberry": 33, "banana": 2, "kiwi": 0])
     let outcome = try await sandbox.run(["--json", "menu"])
     #expect(outcome.status == 0, "\(outcome)")
     let juices = try outcome.json().objects("juices")
@@ -53,7 +53,7 @@ struct MenuCommandTests {
 
   @Test func menuTakesNoArguments() async throws {
     let sandbox = try Sandbox()
-    let outcome = sandbox.runInProcess(["menu", "kiwi"])
+    let outcome = await sandbox.runInProcess(["menu", "kiwi"])
     #expect(outcome.status == 64, "\(outcome)")
     #expect(outcome.stderr == "Unexpected argument “kiwi” for menu.\n")
   }

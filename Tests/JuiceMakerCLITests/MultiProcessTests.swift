@@ -53,7 +53,7 @@ struct MultiProcessTests {
   @Test func twoProcessesOrderingAgainstOneStoreNeverOversell() async throws {
     let sandbox = try Sandbox()
     // Enough strawberries for exactly 7 strawberry banana juices.
-    sandbox.setStock(["strawberry": 70, "banana": 10])
+    await sandbox.setStock(["strawberry": 70, "banana": 10])
     func orders(shop: String) async throws -> [Outcome] {
       var outcomes: [Outcome] = []
       for _ in 0..<8 {
@@ -86,7 +86,7 @@ struct MultiProcessTests {
   @Test func fourShopsOf250OrdersWithdrawExactlyWhatTheyMade() async throws {
     let sandbox = try Sandbox()
     let initial = ["strawberry": 150, "banana": 150, "pineapple": 150, "kiwi": 150, "mango": 150]
-    sandbox.setStock(initial)
+    await sandbox.setStock(initial)
     let shops = 4
     let ordersPerShop = 250
     let restocksPerShop = 5

@@ -45,7 +45,7 @@ struct OrderCommandTests {
 
   @Test func refusalNamesEveryShortFruitAndWithdrawsNothing() async throws {
     let sandbox = try Sandbox()
-    sandbox.setStock(["strawberry": 3, "banana": 0])
+    await sandbox.setStock(["strawberry": 3, "banana": 0])
     let english = try await sandbox.run(["order", "strawberry-banana-juice", "--count", "2"])
     #expect(english.status == 1, "\(english)")
     #expect(english.stdout == "")
@@ -64,7 +64,7 @@ struct OrderCommandTests {
 
   @Test func oneShortFruitKeepsTheOthersInStock() async throws {
     let sandbox = try Sandbox()
-    sandbox.setStock(["strawberry": 25, "banana": 1])
+    await sandbox.setStock(["strawberry": 25, "banana": 1])
     let outcome = try await sandbox.run(["order", "strawberry-banana-juice", "--count", "2"])
     #expect(outcome.status == 1, "\(outcome)")
     #expect(outcome.stderr == "Not enough fruit. Edit the stock? Missing: 1 more banana.\n")
@@ -80,7 +80,7 @@ struct OrderCommandTests {
   ])
   func juiceIsFoundByIdOrAnyNameIgnoringCaseAndSpaces(name: String) async throws {
     let sandbox = try Sandbox()
-    let outcome = sandbox.runInProcess(["--json", "order", name])
+    let outcome = await sandbox.runInProcess(["--json", "order", name])
     #expect(outcome.status == 0, "\(outcome)")
     let document = try outcome.json()
     #expect(document.string("juice") == "strawberry-banana-juice")

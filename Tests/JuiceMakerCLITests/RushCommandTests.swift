@@ -1,17 +1,18 @@
 import Testing
 
 struct RushCommandTests {
-  @Test func threadedRushAgainstTheStoreIsConservedAndJournaled() async throws {
+  @Test(arguments: ["threads", "tasks"])
+  func concurrentRushAgainstTheStoreIsConservedAndJournaled(mode: String) async throws {
     let sandbox = try Sandbox()
     let outcome = try await sandbox.run([
-      "--json", "rush", "--shops", "4", "--orders", "50", "--threads",
+      "--json", "rush", "--shops", "4", "--orders", "50", "--\(mode)",
     ])
     #expect(outcome.status == 0, "\(outcome)")
     #expect(outcome.stderr == "")
     let report = try outcome.json()
     #expect(report.bool("ok") == true)
     #expect(report.bool("conserved") == true)
-    #expect(report.string("mode") == "threads")
+    #expect(report.string("mode") == mode)
     let made = try #require(report.int("made"))
     let refused = try #require(report.int("refused"))
     #expect(made + refused == 200)
@@ -26,11 +27,55 @@ struct RushCommandTests {
     #expect(history.filter { $0.string("kind") == "add" }.count == 4 * 5)
   }
 
-  @Test func sequentialRushDependsOnlyOnTheSeed() throws {
+  /// Run in-process, the command awaits the shops instead of holding its thread: on an
+  /// executor one thread wide, a task queued behind the command runs before the command
+  /// ends. A command that blocked its thread until the shops finished would keep that task
+  /// out until the end.
+  @Test(arguments: ["threads", "tasks"])
+  func rushInProcessLeavesItsThreadFreeWhileTheShopsRun(mode: String) async throws {
+    let sandbox = try Sandbox()
+    let started = AtomicFlag()
+    let ended = AtomicFlag()
+    let arguments = ["--json", "rush", "--shops", "4", "--orders", "5000", "--\(mode)"]
+    let (outcome, duringRush) = await withTaskExecutorPreference(SerialTaskExecutor()) {
+      await withTaskGroup(of: Event.self) { group in
+        group.addTask {
+          started.raise()
+          let outcome = await sandbox.runInProcess(arguments, useStore: false)
+          ended.raise()
+          return .ended(outcome)
+        }
+        group.addTask {
+          while !started.isRaised { await Task.yield() }
+          return .looked(duringRush: !ended.isRaised)
+        }
+        var outcome: Outcome?
+        var duringRush: Bool?
+        for await event in group {
+          switch event {
+          case .ended(let value): outcome = value
+          case .looked(let value): duringRush = value
+          }
+        }
+        return (outcome, duringRush)
+      }
+    }
+    #expect(duringRush == true, "the other task ran only after the command")
+    let rush = try #require(outcome)
+    #expect(rush.status == 0, "\(rush)")
+    let report = try rush.json()
+    #expect(report.string("mode") == mode)
+    #expect(report.bool("conserved") == true)
+    let made = try #require(report.int("made"))
+    let refused = try #require(report.int("refused"))
+    #expect(made + refused == 4 * 5000)
+  }
+
+  @Test func sequentialRushDependsOnlyOnTheSeed() async throws {
     let sandbox = try Sandbox()
     let arguments = ["--json", "rush", "--shops", "3", "--orders", "40", "--seed", "7"]
-    let first = sandbox.runInProcess(arguments, useStore: false)
-    let second = sandbox.runInProcess(arguments, useStore: false)
+    let first = await sandbox.runInProcess(arguments, useStore: false)
+    let second = await sandbox.runInProcess(arguments, useStore: false)
     #expect(first.status == 0, "\(first)")
     let one = try first.json()
     let two = try second.json()
@@ -42,10 +87,16 @@ struct RushCommandTests {
       one.objects("shops").map { $0.int("made") } == two.objects("shops").map { $0.int("made") })
   }
 
-  @Test func threadsAndTasksExcludeEachOther() throws {
+  @Test func threadsAndTasksExcludeEachOther() async throws {
     let sandbox = try Sandbox()
-    let outcome = sandbox.runInProcess(["rush", "--threads", "--tasks"])
+    let outcome = await sandbox.runInProcess(["rush", "--threads", "--tasks"])
     #expect(outcome.status == 64, "\(outcome)")
     #expect(outcome.stderr == "Options --threads and --tasks cannot be used together.\n")
   }
+}
+
+/// What a task of `rushInProcessLeavesItsThreadFreeWhileTheShopsRun` reports.
+private enum Event: Sendable {
+  case ended(Outcome)
+  case looked(duringRush: Bool)
 }

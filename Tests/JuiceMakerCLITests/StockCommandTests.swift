@@ -60,7 +60,7 @@ struct StockCommandTests {
 
   @Test func singularNameWhenOneIsLeft() async throws {
     let sandbox = try Sandbox()
-    sandbox.setStock(["kiwi": 1])
+    await sandbox.setStock(["kiwi": 1])
     let outcome = try await sandbox.run(["stock", "remove", "kiwi", "2"])
     #expect(outcome.status == 1, "\(outcome)")
     #expect(outcome.stderr == "Only 1 kiwi in stock, so 2 can't be removed.\n")
@@ -101,7 +101,7 @@ struct StockCommandTests {
   ])
   func badEditsAreUsageErrorsAndChangeNothing(arguments: [String], message: String) async throws {
     let sandbox = try Sandbox()
-    let outcome = sandbox.runInProcess(arguments)
+    let outcome = await sandbox.runInProcess(arguments)
     #expect(outcome.status == 64, "\(outcome)")
     #expect(outcome.stdout == "")
     #expect(outcome.stderr == message + "\n")
@@ -115,7 +115,7 @@ struct StockCommandTests {
   @Test(arguments: ["kiwi", "KIWI", " k i w i ", "kiwis", "Kiwis", "키위"])
   func fruitIsFoundByIdOrAnyNameIgnoringCaseAndSpaces(name: String) async throws {
     let sandbox = try Sandbox()
-    let outcome = sandbox.runInProcess(["stock", "add", name, "2"])
+    let outcome = await sandbox.runInProcess(["stock", "add", name, "2"])
     #expect(outcome.status == 0, "\(outcome)")
     #expect(outcome.stdout == "kiwis: 12 in stock\n")
   }
@@ -152,7 +152,7 @@ struct ConditionalSetTests {
 
   @Test func setWithAStaleLevelIsRefusedWithTheCurrentOne() async throws {
     let sandbox = try Sandbox()
-    sandbox.setStock(["kiwi": 12])
+    await sandbox.setStock(["kiwi": 12])
     let outcome = try await sandbox.run(["--json", "stock", "set", "kiwi", "5", "--if-stock", "10"])
     #expect(outcome.status == 1, "\(outcome)")
     let document = try outcome.json()

@@ -144,3 +144,56 @@ struct JuiceMakerTests {
     #expect(menu.map(\.makeable) == [0, 5, 3, 5, 1, 3, 5])
   }
 }
+
+struct JuiceHandleTests {
+  let catalog = FruitStoreTests.catalog
+
+  @Test func aHandleMakesTheSameJuiceAsItsID() throws {
+    let shop = JuiceMaker(catalog: catalog, store: FruitStore(catalog: catalog))
+    let handle = try #require(catalog.handle(of: "strawberry-banana-juice"))
+    #expect(catalog.juice("strawberry-banana-juice")?.handle == handle)
+    try shop.make(handle)
+    #expect(try shop.store.stock(of: "strawberry") == 0)
+    #expect(try shop.store.stock(of: "banana") == 9)
+  }
+
+  @Test func aRefusedHandleListsEveryShortageAndChangesNothing() throws {
+    let shop = JuiceMaker(catalog: catalog, store: FruitStore(catalog: catalog))
+    let handle = try #require(catalog.handle(of: "strawberry-juice"))
+    let before = try shop.store.snapshot()
+    #expect(
+      throws: JuiceMakerError.outOfStock([Shortage(fruit: "strawberry", needed: 16, available: 10)])
+    ) {
+      try shop.make(handle)
+    }
+    #expect(try shop.store.snapshot() == before)
+  }
+
+  @Test func aHandleOfAnotherCatalogIsRefused() throws {
+    let other = try Catalog.load(from: Paths.recipes)
+    let handle = try #require(other.handle(of: "banana-juice"))
+    let shop = JuiceMaker(catalog: catalog, store: FruitStore(catalog: catalog))
+    #expect(throws: JuiceMakerError.foreignJuice(handle)) {
+      try shop.make(handle)
+    }
+    #expect(try shop.store.stock(of: "banana") == 10)
+  }
+
+  @Test func onlyJuicesOfACatalogHaveHandles() {
+    #expect(catalog.handle(of: "cherry-juice") == nil)
+    #expect(
+      Juice(id: "banana-juice", ingredients: [Ingredient(fruit: "banana", count: 2)]).handle == nil)
+  }
+
+  @Test func aWatchedStoreJournalsHandleOrders() throws {
+    let store = FruitStore(catalog: catalog)
+    let shop = JuiceMaker(name: "downtown", catalog: catalog, store: store)
+    let seen = LockedValue<[StockChange]>([])
+    let observation = store.observe { change in seen.withLock { $0.append(change) } }
+    defer { observation.cancel() }
+    try shop.make(try #require(catalog.handle(of: "banana-juice")))
+    let entry = try #require(try store.journal(JournalQuery(limit: 1)).first)
+    #expect(entry.operation.action == .order("banana-juice", count: 1))
+    #expect(seen.withLock { $0.count } == 1)
+  }
+}

@@ -18,9 +18,15 @@ protocol Command: SendableMetatype {
 
   /// Runs the command.
   ///
+  /// The requirement is asynchronous so a command can await work it hands to other tasks
+  /// or threads (`rush`) instead of blocking a thread until it ends; a command with
+  /// nothing to await implements it synchronously. It runs on the caller's actor
+  /// (`nonisolated(nonsending)`): in `juice-maker` that is the main thread, where the
+  /// interactive shop's blocking reads hold no thread of the cooperative pool.
+  ///
   /// - Parameter input: Where an interactive command reads its lines.
   /// - Throws: `CLIError` for what stopped it.
-  func run(input: inout any LineInput) throws(CLIError)
+  nonisolated(nonsending) func run(input: inout any LineInput) async throws(CLIError)
 }
 
 /// What a command takes: its options besides the global ones, and its arguments.

@@ -35,7 +35,7 @@ struct RushCommand: Command {
       line.isSet(Self.threadsFlag) ? .threads : line.isSet(Self.tasksFlag) ? .tasks : .sequential
   }
 
-  func run(input: inout any LineInput) throws(CLIError) {
+  nonisolated(nonsending) func run(input: inout any LineInput) async throws(CLIError) {
     let catalog = try context.loadCatalog()
     // Only --store on this command line makes a rush durable: its fake orders and restocks
     // must never land in a store an exported JUICE_MAKER_STORE happens to name.
@@ -52,7 +52,7 @@ struct RushCommand: Command {
       catalog: catalog, store: store, shops: shops, orders: orders, seed: UInt64(seed))
     let report: Rush.Report
     do {
-      report = try rush.run(mode)
+      report = try await rush.run(mode)
     } catch {
       throw CLIError(error)
     }
@@ -94,6 +94,10 @@ struct RushCommand: Command {
       texts.name(of: $0, count: $1) + " " + String($1)
     }
     context.say(texts.string("rush.stock", .string(stock.joined(separator: " · "))))
+    let short = zip(store.fruits, report.short).map {
+      texts.name(of: $0, count: $1) + " " + String($1)
+    }
+    context.say(texts.string("rush.short", .string(short.joined(separator: " · "))))
     if report.broken == nil {
       context.say(texts.string("rush.conserved"))
     }
@@ -123,6 +127,8 @@ struct RushDocument: Encodable {
   let shops: [Shop]
   let juices: [JuiceTally]
   let stock: [String: Int]
+  /// How many refusals each fruit was short in.
+  let short: [String: Int]
   let conserved: Bool
   let problem: String?
 
@@ -147,6 +153,7 @@ struct RushDocument: Encodable {
       JuiceTally(id: $0.id.rawValue, made: $1.made, refused: $1.refused)
     }
     stock = Dictionary(uniqueKeysWithValues: zip(store.fruits.map(\.rawValue), report.final))
+    short = Dictionary(uniqueKeysWithValues: zip(store.fruits.map(\.rawValue), report.short))
     conserved = report.broken == nil
     problem = report.broken
   }

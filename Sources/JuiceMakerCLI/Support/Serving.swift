@@ -24,6 +24,7 @@ extension CLIError {
     switch error {
     case .outOfStock(let shortages): self = .outOfStock(shortages)
     case .unknownJuice(let id): self = .unknownJuice(id.rawValue)
+    case .foreignJuice(let handle): self = .unknownJuice(handle.description)
     case .unknownFruit(let id): self = .unknownFruit(id.rawValue)
     case .invalidCount(let count): self = .tooLarge(value: String(count), option: "--count")
     case .overflow(let fruit, let stock, let amount):

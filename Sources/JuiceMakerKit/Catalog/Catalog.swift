@@ -126,7 +126,7 @@ public struct Catalog: Sendable {
         juices.append(
           Juice(
             id: entry.id, ingredients: entry.ingredients,
-            position: CatalogPosition(catalog: serial, index: juices.count)))
+            position: Juice.Handle(catalog: serial, index: juices.count)))
         juiceOrigins.append((pack.file, entry.path))
       }
     }
@@ -199,5 +199,13 @@ public struct Catalog: Sendable {
   /// The position of a juice id in `juices`.
   func index(of id: Juice.ID) -> Int? {
     juiceIndices[id]
+  }
+
+  /// The handle of a juice on the menu, for the order path.
+  ///
+  /// - Parameter id: The juice's id.
+  /// - Returns: The handle, or `nil` when the menu has no such juice.
+  public func handle(of id: Juice.ID) -> Juice.Handle? {
+    juiceIndices[id].map { Juice.Handle(catalog: serial, index: $0) }
   }
 }

@@ -27,7 +27,7 @@ public struct Juice: Hashable, Sendable, Identifiable {
   /// The fruits one juice takes, in the order the pack lists them.
   public let ingredients: [Ingredient]
   /// Where the juice sits in the catalog that loaded it, for constant-time lookup.
-  @usableFromInline let position: CatalogPosition?
+  @usableFromInline let position: Handle?
 
   /// Creates a juice that belongs to no catalog.
   ///
@@ -38,7 +38,7 @@ public struct Juice: Hashable, Sendable, Identifiable {
     self.init(id: id, ingredients: ingredients, position: nil)
   }
 
-  init(id: ID, ingredients: [Ingredient], position: CatalogPosition?) {
+  init(id: ID, ingredients: [Ingredient], position: Handle?) {
     self.id = id
     self.ingredients = ingredients
     self.position = position
@@ -54,11 +54,38 @@ public struct Juice: Hashable, Sendable, Identifiable {
   }
 }
 
-/// A juice's index in the catalog that created it, tagged with that catalog's serial number.
-@usableFromInline
-struct CatalogPosition: Sendable {
-  @usableFromInline let catalog: Int
-  @usableFromInline let index: Int
+extension Juice {
+  /// A juice of one catalog, as two integers: what a shop's order path takes.
+  ///
+  /// A handle holds no reference, so copying one, storing many in an array or
+  /// passing one between threads costs no reference counting, where copying a
+  /// `Juice` retains and releases its id and recipe. Get one from `Juice.handle` or
+  /// `Catalog.handle(of:)`; it is valid with shops of the catalog that made it.
+  ///
+  /// ```swift
+  /// let handle = try #require(catalog.handle(of: "mango-juice"))
+  /// try shop.make(handle)
+  /// ```
+  public struct Handle: Hashable, Sendable, BitwiseCopyable {
+    /// The serial number of the catalog the juice belongs to.
+    @usableFromInline let catalog: Int
+    /// The juice's position in that catalog's `juices`.
+    @usableFromInline let index: Int
+
+    @usableFromInline
+    init(catalog: Int, index: Int) {
+      self.catalog = catalog
+      self.index = index
+    }
+  }
+
+  /// The juice's handle, when the juice came from a catalog; `nil` for one made with
+  /// `init(id:ingredients:)`.
+  public var handle: Handle? { position }
+}
+
+extension Juice.Handle: CustomStringConvertible {
+  public var description: String { "juice #\(index + 1) of catalog #\(catalog)" }
 }
 
 // MARK: - Juice.ID conformances

@@ -86,6 +86,30 @@ public struct JuiceMaker: Sendable {
     return Order(juice: juice.id, count: count)
   }
 
+  /// Makes juice from a handle: the order path that looks nothing up and copies no
+  /// reference.
+  ///
+  /// - Parameters:
+  ///   - juice: The juice's handle, from this shop's catalog.
+  ///   - count: How many to make at once.
+  /// - Throws: As `make(_:count:requestID:)` with an id, and
+  ///   `JuiceMakerError.foreignJuice` for a handle of another catalog.
+  /// - Complexity: O(*k*) for a recipe of *k* fruits.
+  @inlinable
+  public func make(_ juice: Juice.Handle, count: Int = 1) throws(JuiceMakerError) {
+    guard juice.catalog == recipes.catalogSerial else { throw .foreignJuice(juice) }
+    try withdraw(juice.index, count: count, requestID: nil)
+  }
+
+  /// How an order on the fast path ended.
+  @usableFromInline
+  enum FastOrder {
+    case made
+    case refused([Shortage])
+    /// The store has no shared levels, or observers must see the order.
+    case storage
+  }
+
   @inlinable
   func withdraw(_ index: Int, count: Int, requestID: RequestID?) throws(JuiceMakerError) {
     guard count > 0, count <= recipes.maximumCounts[index], requestID == nil,
@@ -93,6 +117,30 @@ public struct JuiceMaker: Sendable {
     else {
       return try withdrawJournaled(index, count: count, requestID: requestID)
     }
+    let recipe = recipes.recipe(index)
+    // A refusal's levels land on the stack, and its shortages are listed once the
+    // store's lock is released.
+    let outcome = withUnsafeTemporaryAllocation(of: Int.self, capacity: recipe.count) {
+      available -> FastOrder in
+      switch store.withdraw(recipe, count: count, available: available.baseAddress) {
+      case true?: .made
+      case false?: .refused(recipes.shortages(index, count: count, available: available))
+      case nil: .storage
+      }
+    }
+    switch outcome {
+    case .made: return
+    case .refused(let shortages): throw .outOfStock(shortages)
+    case .storage: try withdrawFromStorage(index, count: count)
+    }
+  }
+
+  /// The length of the longest recipe of the catalog.
+  package var longestRecipe: Int { recipes.longestRecipe }
+
+  /// An order through the storage's own order path: a store without shared levels.
+  @usableFromInline @inline(never)
+  func withdrawFromStorage(_ index: Int, count: Int) throws(JuiceMakerError) {
     let withdrawal: StockWithdrawal
     do {
       withdrawal = try store.withdraw(recipes.recipe(index), count: count) {
@@ -104,59 +152,7 @@ public struct JuiceMaker: Sendable {
     switch withdrawal {
     case .made: return
     case .refused(let shortages): throw .outOfStock(shortages)
-    case .short: try withdrawShort(index, count: count)
-    }
-  }
-
-  /// Makes one of the catalog's juice at `index` in one pass under the store's lock;
-  /// on a refusal over shared levels, copies each ingredient's level into `available`,
-  /// which the caller owns, so a refusal allocates nothing.
-  ///
-  /// - Parameters:
-  ///   - index: The juice's position in `catalog.juices`.
-  ///   - available: At least as long as the juice's recipe; on a refusal over shared
-  ///     levels it holds each ingredient's level, in recipe order.
-  /// - Returns: Whether the juice was made; `false` for a refusal for stock.
-  /// - Throws: `JuiceMakerError` other than `.outOfStock`.
-  package func attempt(_ index: Int, available: UnsafeMutableBufferPointer<Int>)
-    throws(JuiceMakerError) -> Bool
-  {
-    if recipes.complete[index],
-      let withdrawal = store.withdraw(recipes.recipe(index), count: 1, available: available)
-    {
-      if case .made = withdrawal { return true }
-      return false
-    }
-    do {
-      try withdraw(index, count: 1, requestID: nil)
-      return true
-    } catch {
-      guard case .outOfStock = error else { throw error }
-      return false
-    }
-  }
-
-  /// The length of the longest recipe of the catalog.
-  package var longestRecipe: Int { recipes.longestRecipe }
-
-  /// After a refusal on the fast path: tries again, and on a second refusal lists the
-  /// shortages from the levels the store copied under its lock, once it is released.
-  @usableFromInline @inline(never)
-  func withdrawShort(_ index: Int, count: Int) throws(JuiceMakerError) {
-    let recipe = recipes.recipe(index)
-    let outcome = withUnsafeTemporaryAllocation(of: Int.self, capacity: recipe.count) {
-      available -> StockOutcome? in
-      switch store.withdraw(recipe, count: count, available: available) {
-      case .made: return .done
-      case .short: return .refused(recipes.shortages(index, count: count, available: available))
-      case .refused(let shortages): return .refused(shortages)
-      case nil: return nil
-      }
-    }
-    switch outcome {
-    case .done: return
-    case .refused(let shortages): throw .outOfStock(shortages)
-    case .conflict, nil: try withdrawJournaled(index, count: count, requestID: nil)
+    case .short: try withdrawJournaled(index, count: count, requestID: nil)
     }
   }
 

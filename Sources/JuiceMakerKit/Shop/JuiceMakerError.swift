@@ -4,6 +4,8 @@ public enum JuiceMakerError: Error, Hashable, Sendable {
   case outOfStock([Shortage])
   /// The menu has no juice with this id.
   case unknownJuice(Juice.ID)
+  /// The handle belongs to another catalog than the shop's.
+  case foreignJuice(Juice.Handle)
   /// The store and the menu have no fruit with this id.
   case unknownFruit(Fruit.ID)
   /// The count is not positive, or so large that count × recipe overflows `Int`.
@@ -29,6 +31,8 @@ extension JuiceMakerError: CustomStringConvertible {
         .joined(separator: ", ")
     case .unknownJuice(let juice):
       "unknown juice \"\(juice)\""
+    case .foreignJuice:
+      "a juice handle of another catalog than the shop's"
     case .unknownFruit(let fruit):
       "unknown fruit \"\(fruit)\""
     case .invalidCount(let count):

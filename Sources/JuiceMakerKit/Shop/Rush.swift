@@ -30,6 +30,8 @@ package struct Rush: Sendable {
     package var failure: JuiceMakerError?
     /// Every level after the rush.
     package var final: [Int]
+    /// How many refusals each fruit was short in, by store level.
+    package var short: [Int]
     /// What broke the conservation law, or `nil` when it held.
     package var broken: String?
   }
@@ -40,6 +42,8 @@ package struct Rush: Sendable {
     package var juices: [Tally]
     package var withdrawn: [Int]
     package var restocked: [Int]
+    /// How many refusals each fruit was short in, by store level.
+    package var short: [Int]
     /// The first order or restock that failed for another reason than stock; the
     /// shop stops there.
     package var failure: JuiceMakerError?
@@ -69,7 +73,21 @@ package struct Rush: Sendable {
     self.seed = seed
   }
 
-  package func run(_ mode: Mode) throws(FruitStoreError) -> Report {
+  /// Runs the rush and checks that every level equals initial + restocked − withdrawn.
+  ///
+  /// No thread waits for the shops. `.tasks` runs one child task per shop and awaits the
+  /// group. `.threads` starts one OS thread per shop, so the shops run at once however
+  /// narrow the cooperative pool is, and suspends until the last of them resumes it,
+  /// holding no thread meanwhile. `.sequential` runs the shops in turn on the calling
+  /// task. The function is `@concurrent`: it leaves the caller's actor, so a rush started
+  /// on the main actor does not hold it.
+  ///
+  /// - Parameter mode: How the shops run.
+  /// - Returns: The tallies, the final levels and the outcome of the conservation check.
+  /// - Throws: `FruitStoreError` when the levels cannot be read before or after the
+  ///   rush; a shop's own failure is in the report's `failure`.
+  @concurrent
+  package func run(_ mode: Mode) async throws(FruitStoreError) -> Report {
     let initial = try store.levels()
     let start = ContinuousClock.now
     var results: [ShopResult]
@@ -83,42 +101,40 @@ package struct Rush: Sendable {
       }
       results = states.map(\.result)
     case .threads:
-      let collected = Mutex<[Int: ShopResult]>([:])
-      let group = DispatchGroup()
-      for index in 0..<shops {
-        group.enter()
-        let thread = Thread {
-          var state = ShopState(rush: self, index: index)
-          for _ in 0..<orders where !state.stopped { state.step() }
-          let result = state.result
-          collected.withLock { $0[index] = result }
-          group.leave()
-        }
-        thread.start()
-      }
-      group.wait()
-      results = collected.withLock { all in (0..<shops).compactMap { all[$0] } }
-    case .tasks:
-      let collected = Mutex<[Int: ShopResult]>([:])
-      let semaphore = DispatchSemaphore(value: 0)
-      let rush = self
-      Task.detached {
-        await withTaskGroup(of: (Int, ShopResult).self) { group in
-          for index in 0..<rush.shops {
-            group.addTask {
-              var state = ShopState(rush: rush, index: index)
-              for _ in 0..<rush.orders where !state.stopped { state.step() }
-              return (index, state.result)
+      results = await withCheckedContinuation { finished in
+        guard shops > 0 else { return finished.resume(returning: []) }
+        let collected = Mutex(
+          (results: [ShopResult?](repeating: nil, count: shops), running: shops))
+        for index in 0..<shops {
+          let thread = Thread {
+            var state = ShopState(rush: self, index: index)
+            for _ in 0..<orders where !state.stopped { state.step() }
+            let result = state.result
+            let all: [ShopResult]? = collected.withLock { collected in
+              collected.results[index] = result
+              collected.running -= 1
+              return collected.running == 0 ? collected.results.compactMap { $0 } : nil
             }
+            if let all { finished.resume(returning: all) }
           }
-          for await (index, result) in group {
-            collected.withLock { $0[index] = result }
+          thread.start()
+        }
+      }
+    case .tasks:
+      results = await withTaskGroup(of: (Int, ShopResult).self) { group in
+        for index in 0..<shops {
+          group.addTask {
+            var state = ShopState(rush: self, index: index)
+            for _ in 0..<orders where !state.stopped { state.step() }
+            return (index, state.result)
           }
         }
-        semaphore.signal()
+        var collected = [ShopResult?](repeating: nil, count: shops)
+        for await (index, result) in group {
+          collected[index] = result
+        }
+        return collected.compactMap { $0 }
       }
-      semaphore.wait()
-      results = collected.withLock { all in (0..<shops).compactMap { all[$0] } }
     }
     let elapsed = ContinuousClock.now - start
     let final = try store.levels()
@@ -142,133 +158,276 @@ package struct Rush: Sendable {
     }
     let seconds =
       Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    var short = [Int](repeating: 0, count: store.fruits.count)
+    for result in results {
+      for (index, count) in result.short.enumerated() { short[index] &+= count }
+    }
     return Report(
       shops: results.map(\.tally), juices: juices, seconds: seconds,
-      failure: results.lazy.compactMap(\.failure).first, final: final,
+      failure: results.lazy.compactMap(\.failure).first, final: final, short: short,
       broken: broken.isEmpty ? nil : broken.joined(separator: "; "))
   }
 
-  /// One shop's state during a rush: its random numbers and its tallies, kept by
-  /// index so a step hashes nothing.
+  /// One shop's state during a rush: its random numbers, and its tables and tallies,
+  /// kept by index in memory the shop owns, so a step hashes nothing, allocates
+  /// nothing and retains nothing.
   package struct ShopState {
-    let shop: JuiceMaker
-    let weights: [Int]
-    let totalWeight: Int
-    /// Each juice's ingredients as (store level index, count); fruits the store does
-    /// not hold are left out. Laid out flat, juice after juice, so a step copies no
-    /// inner array.
-    let ingredients: [(index: Int, count: Int)]
-    /// Where each juice's ingredients start in `ingredients`; one extra entry marks the end.
-    let ingredientStarts: [Int]
-    /// The store level index of each catalog fruit, or `nil`.
-    let fruitIndices: [Int?]
-    /// Where a refused order's levels land.
-    let scratch: Scratch
+    let tables: Tables
+    /// Orders until the next restock.
+    var untilRestock = Rush.restockInterval
+    /// The first failure other than a refusal for stock.
+    var failure: JuiceMakerError?
     /// Whether the shop stopped on a failure other than a refusal for stock.
     package var stopped = false
     package var random: SplitMix64
-    package var result: ShopResult
-    package var steps = 0
 
     package init(rush: Rush, index: Int) {
-      shop = JuiceMaker(name: "shop-\(index + 1)", catalog: rush.catalog, store: rush.store)
-      // Juices that take fewer fruits are ordered more often, as on a real menu.
-      weights = rush.catalog.juices.map { juice in
-        // Counts are capped before adding, so a pack's huge counts cannot overflow.
-        let fruits = juice.ingredients.reduce(0) { $0 + min($1.count, 32) }
-        return max(1, 32 / max(1, fruits))
-      }
-      totalWeight = weights.reduce(0, +)
-      let store = rush.store
-      var ingredients: [(index: Int, count: Int)] = []
-      var ingredientStarts = [0]
-      for juice in rush.catalog.juices {
-        for ingredient in juice.ingredients {
-          if let index = store.index(of: ingredient.fruit) {
-            ingredients.append((index: index, count: ingredient.count))
-          }
-        }
-        ingredientStarts.append(ingredients.count)
-      }
-      self.ingredients = ingredients
-      self.ingredientStarts = ingredientStarts
-      fruitIndices = rush.catalog.fruits.map { store.index(of: $0.id) }
-      scratch = Scratch(count: shop.longestRecipe)
+      tables = Tables(
+        shop: JuiceMaker(name: "shop-\(index + 1)", catalog: rush.catalog, store: rush.store))
       random = SplitMix64(seed: rush.seed &+ UInt64(index) &* 0x9E37_79B9)
-      result = ShopResult(
-        juices: [Tally](repeating: Tally(), count: rush.catalog.juices.count),
-        withdrawn: [Int](repeating: 0, count: rush.store.fruits.count),
-        restocked: [Int](repeating: 0, count: rush.store.fruits.count))
+    }
+
+    /// What the shop did so far.
+    package var result: ShopResult {
+      let tables = self.tables
+      var juices: [Tally] = []
+      var withdrawn = [Int](repeating: 0, count: tables.levelCount)
+      var tally = Tally()
+      for juice in 0..<tables.juiceCount {
+        let made = tables.made[juice]
+        juices.append(Tally(made: made, refused: tables.refused[juice]))
+        tally.made += made
+        tally.refused += tables.refused[juice]
+        for position in tables.starts[juice]..<tables.starts[juice + 1] {
+          let need = tables.needs[position]
+          withdrawn[need.index] &+= need.amount &* made
+        }
+      }
+      return ShopResult(
+        tally: tally, juices: juices, withdrawn: withdrawn,
+        restocked: Array(tables.restocked), short: Array(tables.short), failure: failure)
     }
 
     /// Places one order, restocking one fruit first every `restockInterval` steps.
-    ///
-    /// Bookkeeping is by index, and a refusal's levels land in `available`, which the
-    /// shop owns: a step allocates nothing and hashes nothing.
     package mutating func step() {
-      steps += 1
-      if steps % Rush.restockInterval == 0, !fruitIndices.isEmpty {
-        let fruit = Int(random.next() % UInt64(fruitIndices.count))
-        let amount = Int(random.next() % 20) + 1
-        do throws(JuiceMakerError) {
-          if let index = fruitIndices[fruit] {
-            do {
-              try shop.store.restock(amount, at: index, by: shop.name)
-            } catch {
-              throw JuiceMakerError(error)
-            }
-            result.restocked[index] &+= amount
-          } else {
-            try shop.restock(amount, of: shop.catalog.fruits[fruit].id)
-          }
-        } catch {
-          // A pack's huge stock may overflow; anything else ends the shop's rush.
-          if case .overflow = error {} else { stop(error) }
-        }
+      untilRestock &-= 1
+      if untilRestock == 0 {
+        untilRestock = Rush.restockInterval
+        if let failure = tables.restock(random.next()) { stop(failure) }
       }
-      guard totalWeight > 0 else { return }
-      var pick = Int(random.next() % UInt64(totalWeight))
-      var juiceIndex = 0
-      while pick >= weights[juiceIndex] {
-        pick -= weights[juiceIndex]
-        juiceIndex += 1
-      }
-      do throws(JuiceMakerError) {
-        let made = try shop.attempt(juiceIndex, available: scratch.available)
-        guard made else {
-          result.tally.refused += 1
-          result.juices[juiceIndex].refused += 1
-          return
-        }
-        result.tally.made += 1
-        result.juices[juiceIndex].made += 1
-        for position in ingredientStarts[juiceIndex]..<ingredientStarts[juiceIndex + 1] {
-          let ingredient = ingredients[position]
-          result.withdrawn[ingredient.index] &+= ingredient.count
-        }
-      } catch {
-        stop(error)
-      }
+      guard tables.pickCount > 0 else { return }
+      if let failure = tables.order(random.next()) { stop(failure) }
     }
 
     mutating func stop(_ error: JuiceMakerError) {
-      result.failure = error
+      failure = error
       stopped = true
     }
   }
 
-  /// Memory a shop owns for a refused order's levels, one per ingredient of the
-  /// longest recipe.
-  final class Scratch {
-    let available: UnsafeMutableBufferPointer<Int>
+  /// What one shop reads and counts on every step, laid out flat by index in memory
+  /// the shop owns.
+  ///
+  /// The step's work lives in this class's methods, where the class and its fields
+  /// are borrowed: a step retains and releases nothing.
+  final class Tables {
+    /// The shop, of the rush's catalog and store.
+    let shop: JuiceMaker
+    /// The juice of each pick, when the menu's total weight is small enough for a
+    /// table; else empty, and `cumulative` is searched.
+    let picks: UnsafeMutableBufferPointer<Int32>
+    /// The running total of the juices' weights.
+    let cumulative: UnsafeMutableBufferPointer<Int>
+    /// The menu's total weight: how many picks there are.
+    let pickCount: Int
+    /// Each juice's ingredients that the store holds, as needs, juice after juice.
+    let needs: UnsafeMutableBufferPointer<StockNeed>
+    /// Where each juice's needs start in `needs`; one extra entry marks the end.
+    let starts: UnsafeMutableBufferPointer<Int>
+    /// Whether the store holds every fruit of each juice.
+    let complete: UnsafeMutableBufferPointer<Bool>
+    /// The store level index of each catalog fruit, or -1.
+    let fruitIndices: UnsafeMutableBufferPointer<Int>
+    /// Juices made and refused, by juice.
+    let made: UnsafeMutableBufferPointer<Int>
+    let refused: UnsafeMutableBufferPointer<Int>
+    /// Fruit restocked, and refusals each fruit was short in, by store level.
+    let restocked: UnsafeMutableBufferPointer<Int>
+    let short: UnsafeMutableBufferPointer<Int>
+    /// Where a refused order's levels land, one per ingredient of the longest recipe.
+    let available: UnsafeMutablePointer<Int>
+    let juiceCount: Int
+    let fruitCount: Int
+    let levelCount: Int
+    /// The largest total weight picked from a table.
+    static let largestTable = 4096
 
-    init(count: Int) {
-      available = .allocate(capacity: max(1, count))
-      available.initialize(repeating: 0)
+    init(shop: JuiceMaker) {
+      self.shop = shop
+      let catalog = shop.catalog
+      let store = shop.store
+      // Juices that take fewer fruits are ordered more often, as on a real menu.
+      // Counts are capped before adding, so a pack's huge counts cannot overflow.
+      let weights = catalog.juices.map { juice in
+        max(1, 32 / max(1, juice.ingredients.reduce(0) { $0 + min($1.count, 32) }))
+      }
+      var cumulative: [Int] = []
+      var total = 0
+      for weight in weights {
+        total += weight
+        cumulative.append(total)
+      }
+      pickCount = total
+      var picks: [Int32] = []
+      if total <= Self.largestTable {
+        for (juice, weight) in weights.enumerated() {
+          picks.append(contentsOf: repeatElement(Int32(juice), count: weight))
+        }
+      }
+      var needs: [StockNeed] = []
+      var starts = [0]
+      var complete: [Bool] = []
+      var longest = 1
+      for juice in catalog.juices {
+        var held = true
+        for ingredient in juice.ingredients {
+          if let index = store.index(of: ingredient.fruit) {
+            needs.append(StockNeed(index: index, amount: ingredient.count))
+          } else {
+            held = false
+          }
+        }
+        longest = max(longest, juice.ingredients.count)
+        starts.append(needs.count)
+        complete.append(held)
+      }
+      juiceCount = catalog.juices.count
+      fruitCount = catalog.fruits.count
+      levelCount = store.fruits.count
+      self.picks = Self.buffer(picks)
+      self.cumulative = Self.buffer(cumulative)
+      self.needs = Self.buffer(needs)
+      self.starts = Self.buffer(starts)
+      self.complete = Self.buffer(complete)
+      fruitIndices = Self.buffer(catalog.fruits.map { store.index(of: $0.id) ?? -1 })
+      made = Self.buffer([Int](repeating: 0, count: juiceCount))
+      refused = Self.buffer([Int](repeating: 0, count: juiceCount))
+      restocked = Self.buffer([Int](repeating: 0, count: levelCount))
+      short = Self.buffer([Int](repeating: 0, count: levelCount))
+      available = .allocate(capacity: longest)
+      available.initialize(repeating: 0, count: longest)
     }
 
     deinit {
+      picks.deallocate()
+      cumulative.deallocate()
+      needs.deallocate()
+      starts.deallocate()
+      complete.deallocate()
+      fruitIndices.deallocate()
+      made.deallocate()
+      refused.deallocate()
+      restocked.deallocate()
+      short.deallocate()
       available.deallocate()
+    }
+
+    /// Places the order a random number picks.
+    ///
+    /// Over shared levels nobody watches, the order is made under the store's lock
+    /// alone; on a refusal the levels land in memory the shop owns, and the short
+    /// fruits are counted after the lock is released.
+    ///
+    /// - Returns: A failure other than a refusal for stock, which stops the shop.
+    @inline(__always)
+    func order(_ bits: UInt64) -> JuiceMakerError? {
+      let juice = pick(bits)
+      let start = starts[juice]
+      let recipe = UnsafeBufferPointer(
+        start: needs.baseAddress.map { $0 + start }, count: starts[juice + 1] &- start)
+      if complete[juice], let made = shop.store.withdraw(recipe, count: 1, available: available) {
+        if made {
+          self.made[juice] &+= 1
+        } else {
+          refused[juice] &+= 1
+          for (position, need) in recipe.enumerated() where available[position] < need.amount {
+            short[need.index] &+= 1
+          }
+        }
+        return nil
+      }
+      return orderThroughShop(juice)
+    }
+
+    /// An order through the shop's public path: a store without shared levels, one
+    /// being watched, or a juice with a fruit the store does not hold.
+    ///
+    /// - Returns: A failure other than a refusal for stock.
+    @inline(never)
+    func orderThroughShop(_ juice: Int) -> JuiceMakerError? {
+      do throws(JuiceMakerError) {
+        try shop.make(shop.catalog.juices[juice])
+        made[juice] &+= 1
+        return nil
+      } catch {
+        guard case .outOfStock(let shortages) = error else { return error }
+        refused[juice] &+= 1
+        for shortage in shortages {
+          if let index = shop.store.index(of: shortage.fruit) { short[index] &+= 1 }
+        }
+        return nil
+      }
+    }
+
+    /// Restocks a random fruit of the catalog by 1 to 20.
+    ///
+    /// - Returns: A failure other than an overflow of a pack's huge stock, which
+    ///   stops the shop.
+    @inline(never)
+    func restock(_ bits: UInt64) -> JuiceMakerError? {
+      guard fruitCount > 0 else { return nil }
+      let fruit = Int(((bits >> 32) &* UInt64(fruitCount)) >> 32)
+      let amount = Int(((bits & 0xFFFF_FFFF) &* 20) >> 32) + 1
+      do throws(JuiceMakerError) {
+        let index = fruitIndices[fruit]
+        if index >= 0 {
+          do {
+            try shop.store.restock(amount, at: index, by: shop.name)
+          } catch {
+            throw JuiceMakerError(error)
+          }
+          restocked[index] &+= amount
+        } else {
+          try shop.restock(amount, of: shop.catalog.fruits[fruit].id)
+        }
+        return nil
+      } catch {
+        if case .overflow = error { return nil }
+        return error
+      }
+    }
+
+    /// The juice a random number picks, by the menu's weights.
+    @inline(__always)
+    func pick(_ bits: UInt64) -> Int {
+      let point = Int(((bits >> 32) &* UInt64(pickCount)) >> 32)
+      if !picks.isEmpty { return Int(picks[point]) }
+      var low = 0
+      var high = cumulative.count - 1
+      while low < high {
+        let middle = (low + high) / 2
+        if cumulative[middle] > point { high = middle } else { low = middle + 1 }
+      }
+      return low
+    }
+
+    /// A buffer holding a copy of `elements`, at least one element long.
+    private static func buffer<Element>(_ elements: [Element]) -> UnsafeMutableBufferPointer<
+      Element
+    > {
+      let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: max(1, elements.count))
+      _ = buffer.initialize(from: elements)
+      return UnsafeMutableBufferPointer(rebasing: buffer[..<elements.count])
     }
   }
 }

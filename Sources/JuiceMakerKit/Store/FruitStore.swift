@@ -387,15 +387,19 @@ public final class FruitStore: Sendable {
     try add(count, of: fruit, by: editor)
   }
 
-  /// Withdraws over shared levels and, on a refusal, copies each ingredient's level
-  /// into `available`: the refusal path of orders.
+  /// Withdraws over shared levels, and on a refusal copies each ingredient's level
+  /// into `available`: the order fast path, inlined into the caller.
   ///
-  /// - Returns: `nil` when the store has no shared levels or is watched: the caller
-  ///   takes the journaled path.
+  /// - Parameters:
+  ///   - recipe: Each ingredient's level index and amount per juice.
+  ///   - count: How many juices; `amount × count` must not overflow.
+  ///   - available: Room for one level per ingredient, or `nil`.
+  /// - Returns: Whether the fruit was withdrawn; `nil` when the store has no shared
+  ///   levels or is watched, and the caller takes the storage's path.
+  @inlinable @inline(__always)
   package func withdraw(
-    _ recipe: UnsafeBufferPointer<StockNeed>, count: Int,
-    available: UnsafeMutableBufferPointer<Int>
-  ) -> StockWithdrawal? {
+    _ recipe: UnsafeBufferPointer<StockNeed>, count: Int, available: UnsafeMutablePointer<Int>?
+  ) -> Bool? {
     guard let sharedLevels else { return nil }
     return sharedLevels._withUnsafeGuaranteedRef { levels in
       levels.isWatched ? nil : levels.withdraw(recipe, count: count, available: available)
@@ -423,23 +427,17 @@ public final class FruitStore: Sendable {
     try add(count, of: fruits[index], by: editor)
   }
 
-  /// Withdraws `count` times a recipe's fruit: the order fast path, inlined into the
-  /// caller over shared levels.
-  ///
-  /// - Throws: `StockStorageError` when the storage failed.
+  /// Withdraws `count` times a recipe's fruit through the storage: the order path of
+  /// a store without shared levels.
   ///
   /// - Returns: `.short` also when observers must see the order: the caller then takes
   ///   the journaled path.
-  @inlinable
+  /// - Throws: `StockStorageError` when the storage failed.
   package func withdraw(
     _ recipe: UnsafeBufferPointer<StockNeed>, count: Int, operation: () -> StockOperation
   ) throws(StockStorageError) -> StockWithdrawal {
-    if let sharedLevels {
-      return sharedLevels._withUnsafeGuaranteedRef { levels in
-        levels.isWatched ? .short : levels.withdraw(recipe, count: count)
-      }
-    }
-    if observers.isActive { return .short }
+    // Watched shared levels: another store's observers must see the order too.
+    if observers.isActive || storage.sharedLevels?.isWatched == true { return .short }
     return try storage.withdraw(recipe, count: count, operation: operation)
   }
 

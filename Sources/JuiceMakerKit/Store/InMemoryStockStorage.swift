@@ -133,7 +133,7 @@ public final class InMemoryStockStorage: StockStorage {
   public func withdraw(
     _ recipe: UnsafeBufferPointer<StockNeed>, count: Int, operation: () -> StockOperation
   ) -> StockWithdrawal {
-    shared.withdraw(recipe, count: count)
+    shared.withdraw(recipe, count: count, available: nil) ? .made : .short
   }
 
   public func journal(_ query: JournalQuery) -> [JournalEntry] {

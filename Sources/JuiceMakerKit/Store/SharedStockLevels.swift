@@ -8,19 +8,46 @@ public import Synchronization
 /// storage that keeps its levels elsewhere returns `nil` (the default), and orders go
 /// through `StockStorage.withdraw(_:count:operation:)`.
 ///
+/// The lock word and the levels share one allocation, aligned to a cache line, so an
+/// order touches one line of shared memory for as many fruits as fit beside the word.
+///
 /// While any store over the levels has observers, every store journals its orders,
 /// so the observers see them: `isWatched` tells the order path.
 public final class SharedStockLevels: Sendable {
-  /// The levels, one per fruit of the storage.
-  @usableFromInline let state: SpinLocked<[Int]>
+  /// The lock word, at the start of the allocation.
+  @usableFromInline let lock: SpinLock
+  /// The levels, one per fruit of the storage, right after the lock word.
+  @usableFromInline nonisolated(unsafe) let values: UnsafeMutablePointer<Int>
+  /// How many levels.
+  @usableFromInline let count: Int
   /// How many stores over these levels are watching for changes.
   @usableFromInline let watchers = Atomic<Int>(0)
+
+  /// The size of a cache line, the allocation's alignment.
+  private static let lineSize = 64
 
   /// Creates shared levels.
   ///
   /// - Parameter levels: One level per fruit, in the storage's order.
   public init(_ levels: [Int]) {
-    state = SpinLocked(levels)
+    let wordSize = MemoryLayout<Atomic<Int>>.stride
+    let raw = UnsafeMutableRawPointer.allocate(
+      byteCount: wordSize + MemoryLayout<Int>.stride * max(1, levels.count),
+      alignment: Self.lineSize)
+    let word = raw.bindMemory(to: Atomic<Int>.self, capacity: 1)
+    SpinLock.initialize(word)
+    lock = SpinLock(word: word)
+    values = (raw + wordSize).bindMemory(to: Int.self, capacity: max(1, levels.count))
+    values.initialize(repeating: 0, count: max(1, levels.count))
+    for (index, level) in levels.enumerated() {
+      values[index] = level
+    }
+    count = levels.count
+  }
+
+  deinit {
+    lock.word.deinitialize(count: 1)
+    UnsafeMutableRawPointer(lock.word).deallocate()
   }
 
   /// Whether any store over the levels is watching for changes.
@@ -35,68 +62,76 @@ public final class SharedStockLevels: Sendable {
 
   /// Every level, read under the lock.
   public func read() -> [Int] {
-    state.withLock { $0 }
+    lock.lock()
+    defer { lock.unlock() }
+    return Array(UnsafeBufferPointer(start: values, count: count))
   }
 
   /// Withdraws `count` times a recipe's fruit, or nothing when any is short.
   ///
-  /// - Returns: `.made`, or `.short` with nothing changed.
-  @inlinable
-  public func withdraw(_ recipe: UnsafeBufferPointer<StockNeed>, count: Int) -> StockWithdrawal {
-    state.withLock { levels in
-      for need in recipe where levels[need.index] < need.amount &* count {
-        return .short
-      }
-      for need in recipe {
-        levels[need.index] &-= need.amount &* count
-      }
-      return .made
-    }
-  }
-
-  /// Withdraws like `withdraw(_:count:)`, and on a refusal copies each ingredient's
-  /// level into `available`, so the caller lists the shortages after the lock is
+  /// On a refusal, when `available` is given, each ingredient's level is copied into
+  /// it under the lock, so the caller lists the shortages after the lock is
   /// released, with nothing allocated under it.
   ///
-  /// - Parameter available: As long as `recipe`.
-  /// - Returns: `.made`, or `.short` with `available` filled and nothing changed.
+  /// - Parameters:
+  ///   - recipe: Each ingredient's level index and amount per juice.
+  ///   - count: How many juices; `amount × count` must not overflow.
+  ///   - available: Room for one level per ingredient, or `nil`.
+  /// - Returns: Whether the fruit was withdrawn; `false` with nothing changed.
+  @inlinable @inline(__always)
   public func withdraw(
-    _ recipe: UnsafeBufferPointer<StockNeed>, count: Int,
-    available: UnsafeMutableBufferPointer<Int>
-  ) -> StockWithdrawal {
-    state.withLock { levels in
-      for need in recipe where levels[need.index] < need.amount &* count {
-        for (position, need) in recipe.enumerated() {
-          available[position] = levels[need.index]
-        }
-        return .short
-      }
-      for need in recipe {
-        levels[need.index] &-= need.amount &* count
-      }
-      return .made
+    _ recipe: UnsafeBufferPointer<StockNeed>, count: Int, available: UnsafeMutablePointer<Int>?
+  ) -> Bool {
+    let values = self.values
+    lock.lock()
+    // Levels and amounts are not negative, so no difference overflows, and the
+    // bitwise or of the differences is negative exactly when one of them is: the
+    // check takes no branch per fruit.
+    var short = 0
+    for need in recipe {
+      short |= values[need.index] &- need.amount &* count
     }
+    guard short >= 0 else {
+      if let available {
+        for position in 0..<recipe.count {
+          available[position] = values[recipe[position].index]
+        }
+      }
+      lock.unlock()
+      return false
+    }
+    for need in recipe {
+      values[need.index] &-= need.amount &* count
+    }
+    lock.unlock()
+    return true
   }
 
   /// Adds to one level under the lock, unless the sum would overflow.
   ///
   /// - Returns: The level before and the new level, or `nil` with nothing changed
   ///   when the sum would overflow (then `before` is the level found).
+  @inlinable
   public func add(_ amount: Int, at index: Int) -> (before: Int, after: Int?) {
-    state.withLock { levels in
-      let before = levels[index]
-      let (sum, overflow) = before.addingReportingOverflow(amount)
-      guard !overflow else { return (before, nil) }
-      levels[index] = sum
-      return (before, sum)
-    }
+    lock.lock()
+    let before = values[index]
+    let (sum, overflow) = before.addingReportingOverflow(amount)
+    if !overflow { values[index] = sum }
+    lock.unlock()
+    return (before, overflow ? nil : sum)
   }
 
-  /// Runs `body` with exclusive access to the levels.
-  @inlinable
+  /// Runs `body` with exclusive access to the levels: a copy of them, written back
+  /// when `body` returns or throws.
   public func withLock<Result, Failure: Error>(
     _ body: (inout [Int]) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    try state.withLock(body)
+    lock.lock()
+    defer { lock.unlock() }
+    var levels = Array(UnsafeBufferPointer(start: values, count: count))
+    defer {
+      for index in 0..<min(count, levels.count) { values[index] = levels[index] }
+    }
+    return try body(&levels)
   }
 }

@@ -6,10 +6,10 @@ public import Synchronization
   import Darwin
 #endif
 
-/// A value guarded by a lock that spins briefly, then yields the processor: the
-/// lock of the order path, and the one exception to `LockedValue`.
+/// A lock word that spins briefly, then yields the processor: the lock of the order
+/// path, and the one exception to `LockedValue`.
 ///
-/// The critical sections it guards are a few array reads and writes, so a waiter
+/// The critical sections it guards are a few reads and writes of levels, so a waiter
 /// almost always finds the lock free within a few spins. On Linux,
 /// `Synchronization.Mutex` is a priority-inheritance futex whose throughput
 /// collapses when more OS threads than cores contend for such short sections, and
@@ -18,38 +18,28 @@ public import Synchronization
 /// (`juice-maker-benchmark --only orders`; figures in the README's Performance
 /// table).
 ///
-/// It is `@unchecked Sendable` because the value is reached only inside `withLock`,
-/// between acquire and release of the atomic flag.
+/// The word lives in memory its owner allocates, next to the values it guards, so
+/// that taking the lock and changing the values touch one cache line. `SpinLock`
+/// itself is only the address: the owner initializes the word with
+/// `initialize(_:)` and deinitializes it when the memory goes.
 @usableFromInline
-final class SpinLocked<Value> {
-  @usableFromInline let flag = Atomic<Bool>(false)
-  /// The value lives outside the object so that access needs no dynamic
-  /// exclusivity check: the lock already guarantees exclusive access.
-  @usableFromInline let value: UnsafeMutablePointer<Value>
+struct SpinLock: @unchecked Sendable {
+  @usableFromInline let word: UnsafeMutablePointer<Atomic<Int>>
 
-  init(_ value: Value) {
-    self.value = UnsafeMutablePointer.allocate(capacity: 1)
-    self.value.initialize(to: value)
+  /// A lock whose word is at `word`; the owner has initialized it.
+  @usableFromInline
+  init(word: UnsafeMutablePointer<Atomic<Int>>) {
+    self.word = word
   }
 
-  deinit {
-    value.deinitialize(count: 1)
-    value.deallocate()
-  }
-
-  /// Runs `body` with exclusive access to the value.
-  @inlinable
-  func withLock<Result, Failure: Error>(
-    _ body: (inout Value) throws(Failure) -> Result
-  ) throws(Failure) -> Result {
-    lock()
-    defer { unlock() }
-    return try body(&value.pointee)
+  /// Initializes an unlocked word at `word`.
+  static func initialize(_ word: UnsafeMutablePointer<Atomic<Int>>) {
+    word.initialize(to: Atomic(0))
   }
 
   @inlinable
   func lock() {
-    if flag.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
+    if word.pointee.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
       return
     }
     lockSlowly()
@@ -59,14 +49,14 @@ final class SpinLocked<Value> {
   func lockSlowly() {
     while true {
       var spins = 0
-      while flag.load(ordering: .relaxed) {
+      while word.pointee.load(ordering: .relaxed) != 0 {
         spins += 1
         if spins >= 64 {
           sched_yield()
           spins = 0
         }
       }
-      if flag.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
+      if word.pointee.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
         return
       }
     }
@@ -74,8 +64,6 @@ final class SpinLocked<Value> {
 
   @inlinable
   func unlock() {
-    flag.store(false, ordering: .releasing)
+    word.pointee.store(0, ordering: .releasing)
   }
 }
-
-extension SpinLocked: @unchecked Sendable where Value: Sendable {}

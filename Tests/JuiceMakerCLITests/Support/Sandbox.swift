@@ -70,43 +70,15 @@ final class Sandbox: Sendable {
     _ arguments: [String], input: String? = nil, environment changes: [String: String?] = [:],
     useStore: Bool = true, binary: URL? = nil, workingDirectory: URL? = nil
   ) async throws -> Outcome {
-    let binary = try #require(
-      binary ?? Paths.binary,
-      "juice-maker is not built; run swift build, or set JUICE_MAKER_BINARY to its path")
-    try #require(
-      FileManager.default.isExecutableFile(atPath: binary.path), "\(binary.path) is not executable")
-    let name = UUID().uuidString
-    let outputFile = directory.appending(path: "\(name).out")
-    let errorFile = directory.appending(path: "\(name).err")
-    for file in [outputFile, errorFile] {
-      try Data().write(to: file)
-    }
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = (useStore ? ["--store", store] : []) + arguments
-    process.environment = environment(changes)
-    process.currentDirectoryURL = workingDirectory ?? Paths.root
-    let output = try FileHandle(forWritingTo: outputFile)
-    let error = try FileHandle(forWritingTo: errorFile)
-    defer {
-      try? output.close()
-      try? error.close()
-    }
-    process.standardOutput = output
-    process.standardError = error
-    if let input {
-      let inputFile = directory.appending(path: "\(name).in")
-      try Data(input.utf8).write(to: inputFile)
-      process.standardInput = try FileHandle(forReadingFrom: inputFile)
-    } else {
-      process.standardInput = FileHandle.nullDevice
-    }
+    let launch = try Launch(
+      sandbox: self, arguments: arguments, input: input, environment: changes,
+      useStore: useStore, binary: binary, workingDirectory: workingDirectory)
+    defer { launch.close() }
+    let process = launch.process
     let timedOut = Mutex(false)
     let status: Int32 = try await withCheckedThrowingContinuation { continuation in
       process.terminationHandler = { process in
-        let status = process.terminationStatus
-        continuation.resume(
-          returning: process.terminationReason == .uncaughtSignal ? 128 + status : status)
+        continuation.resume(returning: Launch.status(of: process))
       }
       do {
         try process.run()
@@ -123,12 +95,87 @@ final class Sandbox: Sendable {
         process.terminate()
       }
     }
-    let outcome = Outcome(
-      status: status,
-      stdout: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),
-      stderr: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self))
+    let outcome = try launch.outcome(status: status)
     #expect(!timedOut.withLock { $0 }, "juice-maker \(arguments) ran past \(Self.timeout)")
     return outcome
+  }
+
+  /// Runs the built `juice-maker` with the sandbox's store and blocks the calling thread
+  /// until it ends, for code that cannot await: a `LineInput` acting between two lines of
+  /// a shop run in-process.
+  ///
+  /// - Parameter arguments: The arguments after `--store FILE`.
+  /// - Returns: The exit status and what the process wrote.
+  func runBlocking(_ arguments: [String]) throws -> Outcome {
+    let launch = try Launch(
+      sandbox: self, arguments: arguments, input: nil, environment: [:], useStore: true,
+      binary: nil, workingDirectory: nil)
+    defer { launch.close() }
+    try launch.process.run()
+    launch.process.waitUntilExit()
+    return try launch.outcome(status: Launch.status(of: launch.process))
+  }
+
+  /// A `juice-maker` process ready to start, writing its output to files in the sandbox.
+  private struct Launch {
+    let process = Process()
+    let outputFile: URL
+    let errorFile: URL
+    let handles: [FileHandle]
+
+    init(
+      sandbox: Sandbox, arguments: [String], input: String?, environment: [String: String?],
+      useStore: Bool, binary: URL?, workingDirectory: URL?
+    ) throws {
+      let binary = try #require(
+        binary ?? Paths.binary,
+        "juice-maker is not built; run swift build, or set JUICE_MAKER_BINARY to its path")
+      try #require(
+        FileManager.default.isExecutableFile(atPath: binary.path),
+        "\(binary.path) is not executable")
+      let name = UUID().uuidString
+      outputFile = sandbox.directory.appending(path: "\(name).out")
+      errorFile = sandbox.directory.appending(path: "\(name).err")
+      for file in [outputFile, errorFile] {
+        try Data().write(to: file)
+      }
+      process.executableURL = binary
+      process.arguments = (useStore ? ["--store", sandbox.store] : []) + arguments
+      process.environment = sandbox.environment(environment)
+      process.currentDirectoryURL = workingDirectory ?? Paths.root
+      let output = try FileHandle(forWritingTo: outputFile)
+      let error = try FileHandle(forWritingTo: errorFile)
+      handles = [output, error]
+      process.standardOutput = output
+      process.standardError = error
+      if let input {
+        let inputFile = sandbox.directory.appending(path: "\(name).in")
+        try Data(input.utf8).write(to: inputFile)
+        process.standardInput = try FileHandle(forReadingFrom: inputFile)
+      } else {
+        process.standardInput = FileHandle.nullDevice
+      }
+    }
+
+    /// The exit status, or 128 + the signal that ended the process.
+    static func status(of process: Process) -> Int32 {
+      let status = process.terminationStatus
+      return process.terminationReason == .uncaughtSignal ? 128 + status : status
+    }
+
+    /// What the ended process wrote.
+    func outcome(status: Int32) throws -> Outcome {
+      Outcome(
+        status: status,
+        stdout: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),
+        stderr: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self))
+    }
+
+    func close() {
+      for handle in handles {
+        try? handle.close()
+      }
+    }
   }
 
   // MARK: - Running in-process
@@ -144,8 +191,8 @@ final class Sandbox: Sendable {
   func runInProcess(
     _ arguments: [String], input: String = "", environment changes: [String: String?] = [:],
     useStore: Bool = true
-  ) -> Outcome {
-    runInProcess(
+  ) async -> Outcome {
+    await runInProcess(
       arguments, reading: ScriptedInput(input), environment: changes, useStore: useStore)
   }
 
@@ -153,7 +200,7 @@ final class Sandbox: Sendable {
   func runInProcess(
     _ arguments: [String], reading input: any LineInput,
     environment changes: [String: String?] = [:], useStore: Bool = true
-  ) -> Outcome {
+  ) async -> Outcome {
     var environment = environment(changes)
     if changes.keys.contains("JUICE_MAKER_RECIPES") == false {
       environment["JUICE_MAKER_RECIPES"] = Paths.recipes.path
@@ -163,10 +210,10 @@ final class Sandbox: Sendable {
     }
     let output = CapturedOutput()
     let error = CapturedOutput()
-    var cli = CLI(
+    let cli = CLI(
       arguments: (useStore ? ["--store", store] : []) + arguments, environment: environment,
       input: input, output: output, error: error)
-    let code = cli.run()
+    let code = await cli.run()
     return Outcome(status: code.rawValue, stdout: output.text, stderr: error.text)
   }
 
@@ -187,9 +234,9 @@ final class Sandbox: Sendable {
   }
 
   /// Sets the stock of each fruit given, in-process.
-  func setStock(_ levels: [String: Int]) {
+  func setStock(_ levels: [String: Int]) async {
     for (fruit, level) in levels.sorted(by: { $0.key < $1.key }) {
-      let outcome = runInProcess(["stock", "set", fruit, String(level)])
+      let outcome = await runInProcess(["stock", "set", fruit, String(level)])
       #expect(outcome.status == 0, "\(outcome)")
     }
   }
