@@ -19,6 +19,7 @@ import JuiceMakerSQLite
 /// the median of the runs' ratios (its bounds their extremes): a shared disk's flush
 /// time swings several-fold within a second, and the two sides of a run see the same
 /// swings.
+///
 /// Without a `python3` on `PATH`, or one that cannot run the baseline, a note says so
 /// and the two figures are not measured.
 struct DurableBenchmarks {
