@@ -126,10 +126,10 @@ final class Database {
   func transaction<Result>(
     _ body: () throws(StockStorageError) -> Result
   ) throws(StockStorageError) -> Result {
-    try statement(&begin, "BEGIN IMMEDIATE", purpose: "starting a transaction").run()
+    try statement(&begin, StoreStatements.begin, purpose: "starting a transaction").run()
     do {
       let result = try body()
-      try statement(&commit, "COMMIT", purpose: "committing a transaction").run()
+      try statement(&commit, StoreStatements.commit, purpose: "committing a transaction").run()
       return result
     } catch {
       rollBack()
@@ -139,7 +139,8 @@ final class Database {
 
   private func rollBack() {
     guard sqlite3_get_autocommit(handle) == 0 else { return }
-    _ = try? statement(&rollback, "ROLLBACK", purpose: "rolling back a transaction").run()
+    _ = try? statement(&rollback, StoreStatements.rollback, purpose: "rolling back a transaction")
+      .run()
   }
 
   private func statement(_ slot: inout Statement?, _ sql: String, purpose: String)

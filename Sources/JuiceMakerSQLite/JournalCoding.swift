@@ -75,16 +75,6 @@ enum JournalCoding {
     }
   }
 
-  /// The levels column of changed levels: `{"kiwi":[10,8]}`.
-  static func levels(_ changes: [StockChange.Level]) -> String {
-    var text = "{"
-    for change in changes {
-      if text.count > 1 { text += "," }
-      text += key(of: change.fruit) + "[\(change.before),\(change.after)]"
-    }
-    return text + "}"
-  }
-
   /// The changed levels of a levels column, in the order of `order`, then by id.
   ///
   /// - Returns: The levels, or `nil` when the text is not an object of fruit ids to

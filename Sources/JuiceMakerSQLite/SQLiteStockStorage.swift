@@ -79,12 +79,7 @@ public final class SQLiteStockStorage: StockStorage {
     try StoreFile.prepare(path)
     let database = try Database(path: path, busyTimeout: busyTimeout)
     try database.execute(
-      """
-      PRAGMA synchronous = \(durability.rawValue.uppercased());
-      PRAGMA wal_autocheckpoint = \(StoreSchema.checkpointPages);
-      PRAGMA journal_size_limit = \(StoreSchema.checkpointPages * StoreSchema.pageSize);
-      PRAGMA trusted_schema = OFF;
-      """, purpose: "configuring the connection")
+      StoreStatements.connectionPragmas(durability), purpose: "configuring the connection")
     try StoreSchema.prepare(database)
     let tables = try StockTables(database: database, fruits: fruits)
     self.path = path

@@ -26,11 +26,6 @@ final class StockTables {
   private let selectInitial: Statement
   private let dataVersion: Statement
 
-  private static let entryColumns = """
-    id, request, time, editor, kind, juice, fruit, count, expected, outcome, actual, shortages,
-    levels
-    """
-
   /// Prepares the statements and adds a row for each fruit the store lacks, with the
   /// fruit's initial stock.
   ///
@@ -43,18 +38,12 @@ final class StockTables {
     var order: [Fruit.ID: Int] = [:]
     for (index, fruit) in fruits.enumerated() { order[fruit.id] = index }
     self.order = order
-    selectLevels = try database.prepare("SELECT id, level FROM stock", purpose: "reading levels")
-    updateLevel = try database.prepare(
-      "UPDATE stock SET level = ?2 WHERE id = ?1", purpose: "writing a level")
+    selectLevels = try database.prepare(StoreStatements.selectLevels, purpose: "reading levels")
+    updateLevel = try database.prepare(StoreStatements.updateLevel, purpose: "writing a level")
     insertEntry = try database.prepare(
-      """
-      INSERT INTO journal (request, time, editor, kind, juice, fruit, count, expected, outcome,
-        actual, shortages, changes, levels)
-      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
-      """, purpose: "journaling an operation")
+      StoreStatements.insertEntry, purpose: "journaling an operation")
     selectRequest = try database.prepare(
-      "SELECT \(Self.entryColumns) FROM journal WHERE request = ?1",
-      purpose: "looking up a request id")
+      StoreStatements.selectRequest, purpose: "looking up a request id")
     selectInitial = try database.prepare(
       "SELECT fruit, initial FROM stock", purpose: "reading initial levels")
     dataVersion = try database.prepare(
@@ -142,30 +131,39 @@ final class StockTables {
       let before = StockLevels(try levels(), touching: touching)
       var after = before
       let outcome = body(&after)
+      // The changes as `after.changes(from:fruits:)` lists them, and both JSON columns
+      // (`JournalCoding`) written from the fruits' cached keys in the same pass.
       var changes: [StockChange.Level] = []
       var deltas = "{"
+      var pairs = "{"
       if outcome == .done {
-        changes = after.changes(from: before, fruits: fruits)
         for index in touching where after.values[index] != before.values[index] {
-          guard after.values[index] >= 0 else {
+          let (old, new) = (before.values[index], after.values[index])
+          guard new >= 0 else {
             throw database.context.invalid(
-              "an operation would leave \(fruits[index]) at \(after.values[index]); "
+              "an operation would leave \(fruits[index]) at \(new); "
                 + "stock never goes below zero", purpose: insertEntry.purpose)
           }
           try updateLevel.bind(rows[index], at: 1)
-          try updateLevel.bind(Int64(after.values[index]), at: 2)
+          try updateLevel.bind(Int64(new), at: 2)
           try updateLevel.run()
-          if deltas.count > 1 { deltas += "," }
-          deltas += keys[index] + String(after.values[index] - before.values[index])
+          if !changes.isEmpty {
+            deltas += ","
+            pairs += ","
+          }
+          deltas += keys[index] + String(new - old)
+          pairs += keys[index] + "[" + String(old) + "," + String(new) + "]"
+          changes.append(StockChange.Level(fruit: fruits[index], before: old, after: new))
         }
       }
       deltas += "}"
+      pairs += "}"
       // The date as the column keeps it, so a read gives back the same entry.
       let date = Date(timeIntervalSince1970: Date().timeIntervalSince1970)
       try bind(operation, outcome: outcome)
       try insertEntry.bind(date.timeIntervalSince1970, at: 2)
       try insertEntry.bind(deltas, at: 12)
-      try insertEntry.bind(JournalCoding.levels(changes), at: 13)
+      try insertEntry.bind(pairs, at: 13)
       try insertEntry.run()
       let entry = JournalEntry(
         sequence: database.lastInsertedRow, date: date, operation: operation, outcome: outcome,
@@ -219,7 +217,7 @@ final class StockTables {
     if query.after != nil { conditions.append("id > ?3") }
     let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
     let select = try database.prepare(
-      "SELECT \(Self.entryColumns) FROM journal \(filter) ORDER BY id DESC LIMIT ?4",
+      "SELECT \(StoreStatements.entryColumns) FROM journal \(filter) ORDER BY id DESC LIMIT ?4",
       purpose: "reading the journal")
     if let editor = query.editor { try select.bind(editor, at: 1) }
     if let since = query.since { try select.bind(since.timeIntervalSince1970, at: 2) }

@@ -55,6 +55,28 @@ struct SQLiteStockStorageTests {
     #expect(abs(entry.date.timeIntervalSince(before)) < 60)
   }
 
+  @Test func journalColumnsAreCompactJSONInTouchedOrder() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("store.sqlite")
+    let storage = try SQLiteStockStorage(path: path, fruits: Fixtures.fruits)
+    try storage.perform(Fixtures.order("strawberry-banana-juice")) { levels in
+      levels[0] -= 10
+      levels[1] -= 1
+      return .done
+    }
+    _ = try storage.perform(Fixtures.order("kiwi-juice"), touching: [2]) { levels in
+      levels[2] -= 3
+      return .done
+    }
+    try storage.perform(Fixtures.order("banana-juice")) { _ in .done }
+    #expect(
+      try RawDatabase(path: path).rows("SELECT changes, levels FROM journal ORDER BY id") == [
+        [#"{"strawberry":-10,"banana":-1}"#, #"{"strawberry":[10,0],"banana":[10,9]}"#],
+        [#"{"kiwi":-3}"#, #"{"kiwi":[10,7]}"#],
+        ["{}", "{}"],
+      ])
+  }
+
   @Test func refusedOperationJournalsNoChange() throws {
     let directory = try TemporaryDirectory()
     let storage = try SQLiteStockStorage(

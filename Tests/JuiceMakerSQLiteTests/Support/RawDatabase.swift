@@ -28,19 +28,48 @@ final class RawDatabase {
     }
   }
 
-  /// Every row of a query, each column as text ("" for NULL).
-  func rows(_ sql: String) throws -> [[String]] {
+  /// A value bound to a statement's parameter.
+  enum Value {
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case null
+  }
+
+  /// Every row of a query, each column as text ("" for NULL), with `arguments` bound to
+  /// the parameters `?1`, `?2`, ….
+  func rows(_ sql: String, _ arguments: [Value] = []) throws -> [[String]] {
     var statement: OpaquePointer?
     guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
       throw Failure(description: String(cString: sqlite3_errmsg(handle)))
     }
     defer { sqlite3_finalize(statement) }
+    for (offset, argument) in arguments.enumerated() {
+      let index = Int32(offset + 1)
+      let code =
+        switch argument {
+        case .integer(let value): sqlite3_bind_int64(statement, index, value)
+        case .real(let value): sqlite3_bind_double(statement, index, value)
+        case .text(let value):
+          sqlite3_bind_text(
+            statement, index, value, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+        case .null: sqlite3_bind_null(statement, index)
+        }
+      guard code == SQLITE_OK else {
+        throw Failure(description: String(cString: sqlite3_errmsg(handle)))
+      }
+    }
     var rows: [[String]] = []
-    while sqlite3_step(statement) == SQLITE_ROW {
+    var code = sqlite3_step(statement)
+    while code == SQLITE_ROW {
       rows.append(
         (0..<sqlite3_column_count(statement)).map { column in
           sqlite3_column_text(statement, column).map { String(cString: $0) } ?? ""
         })
+      code = sqlite3_step(statement)
+    }
+    guard code == SQLITE_DONE else {
+      throw Failure(description: String(cString: sqlite3_errmsg(handle)))
     }
     return rows
   }
