@@ -421,9 +421,10 @@ public final class FruitStore: Sendable {
   }
 
   /// Adds fruit for a shop by level index, as `restock(_:of:by:)`: the rush's restocks,
-  /// with no fruit id hashed.
+  /// with no fruit id hashed, inlined into the caller over shared levels.
   ///
   /// - Throws: As `add(_:of:by:requestID:)`.
+  @inline(__always)
   package func restock(_ count: Int, at index: Int, by editor: String)
     throws(FruitStoreError)
   {
@@ -432,13 +433,16 @@ public final class FruitStore: Sendable {
         levels.isWatched ? nil : levels.add(count, at: index)
       }
       if let (before, after) = added {
-        guard after != nil else {
-          throw .overflow(fruit: fruits[index], stock: before, amount: count)
-        }
+        guard after != nil else { throw overflow(at: index, stock: before, amount: count) }
         return
       }
     }
     try add(count, of: fruits[index], by: editor)
+  }
+
+  @inline(never)
+  private func overflow(at index: Int, stock: Int, amount: Int) -> FruitStoreError {
+    .overflow(fruit: fruits[index], stock: stock, amount: amount)
   }
 
   /// Withdraws `count` times a recipe's fruit through the storage: the order path of
