@@ -117,9 +117,19 @@ public struct JuiceMaker: Sendable {
     else {
       return try withdrawJournaled(index, count: count, requestID: requestID)
     }
+    switch store.withdraw(recipes.recipe(index), count: count, available: nil) {
+    case true?: return
+    case false?: try withdrawShort(index, count: count)
+    case nil: try withdrawFromStorage(index, count: count)
+    }
+  }
+
+  /// After a refusal on the fast path: tries again with room for the levels, and on
+  /// a second refusal lists the shortages from the levels the store copied under its
+  /// lock, once it is released.
+  @usableFromInline @inline(never)
+  func withdrawShort(_ index: Int, count: Int) throws(JuiceMakerError) {
     let recipe = recipes.recipe(index)
-    // A refusal's levels land on the stack, and its shortages are listed once the
-    // store's lock is released.
     let outcome = withUnsafeTemporaryAllocation(of: Int.self, capacity: recipe.count) {
       available -> FastOrder in
       switch store.withdraw(recipe, count: count, available: available.baseAddress) {
