@@ -72,24 +72,83 @@ final class Connection {
     }
     keywords.append("dbname")
     values.append(uri.text)
+    // Started without blocking, so that the notice processor is in place before the
+    // server says anything: a server shutting down sends a warning to a connection
+    // still starting up, which libpq's default processor would print.
     let connection = withTerminatedCStrings(keywords) { keywords in
       withTerminatedCStrings(values) { values in
-        PQconnectdbParams(keywords, values, 1)
+        PQconnectStartParams(keywords, values, 1)
       }
     }
     guard let connection else {
       throw PostgresError(
         code: "", message: "libpq could not allocate a connection", connectionLost: true)
     }
-    guard PQstatus(connection) == CONNECTION_OK else {
-      let message = uri.scrub(Self.trimmed(String(cString: PQerrorMessage(connection))))
-      PQfinish(connection)
-      throw PostgresError(code: "", message: message, connectionLost: true)
-    }
     // Warnings and notices (such as the one before an immediate shutdown) are not
     // printed: the error that follows says what happened.
     PQsetNoticeProcessor(connection, { _, _ in }, nil)
+    do {
+      try Self.complete(connection)
+    } catch {
+      let message = uri.scrub(error.message)
+      PQfinish(connection)
+      throw PostgresError(code: "", message: message, connectionLost: true)
+    }
     handle = connection
+  }
+
+  /// Drives a connection started with `PQconnectStartParams` until it is made, fails,
+  /// or takes longer than its `connect_timeout` (libpq leaves the timeout to the caller
+  /// of `PQconnectPoll`).
+  ///
+  /// - Throws: `PostgresError` with libpq's reason, not yet scrubbed of passwords.
+  private static func complete(_ connection: OpaquePointer) throws(PostgresError) {
+    func failure(_ reason: String? = nil) -> PostgresError {
+      PostgresError(
+        code: "", message: reason ?? trimmed(String(cString: PQerrorMessage(connection))),
+        connectionLost: true)
+    }
+    guard PQstatus(connection) != CONNECTION_BAD else { throw failure() }
+    let seconds = connectTimeoutSeconds(of: connection)
+    let deadline = seconds > 0 ? ContinuousClock.now + .seconds(seconds) : nil
+    var state = PGRES_POLLING_WRITING
+    while state != PGRES_POLLING_OK {
+      guard state != PGRES_POLLING_FAILED else { throw failure() }
+      let socket = PQsocket(connection)
+      guard socket >= 0 else { throw failure() }
+      var waiting = pollfd(
+        fd: socket, events: Int16(state == PGRES_POLLING_READING ? POLLIN : POLLOUT),
+        revents: 0)
+      var milliseconds: Int32 = -1
+      if let deadline {
+        let left = deadline - ContinuousClock.now
+        guard left > .zero else { throw failure("timeout expired") }
+        milliseconds = Int32(
+          clamping: left.components.seconds * 1000 + left.components.attoseconds
+            / 1_000_000_000_000_000
+            + 1)
+      }
+      let ready = poll(&waiting, 1, milliseconds)
+      if ready < 0, errno != EINTR { throw failure(String(cString: strerror(errno))) }
+      if ready == 0 { continue }
+      state = PQconnectPoll(connection)
+    }
+  }
+
+  /// The connection's `connect_timeout` in seconds, as libpq reads it (values from 1
+  /// to 2 mean 2); 0 waits for ever.
+  private static func connectTimeoutSeconds(of connection: OpaquePointer) -> Int {
+    guard let options = PQconninfo(connection) else { return 0 }
+    defer { PQconninfoFree(options) }
+    var option = options
+    while let keyword = option.pointee.keyword {
+      if String(cString: keyword) == "connect_timeout" {
+        let value = option.pointee.val.map { Int(String(cString: $0)) ?? 0 } ?? 0
+        return value > 0 ? max(2, value) : 0
+      }
+      option += 1
+    }
+    return 0
   }
 
   // MARK: - Statements
