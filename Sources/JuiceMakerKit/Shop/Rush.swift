@@ -115,9 +115,7 @@ package struct Rush: Sendable {
           (results: [ShopResult?](repeating: nil, count: shops), running: shops))
         for index in 0..<shops {
           let thread = Thread {
-            var state = ShopState(rush: self, index: index)
-            for _ in 0..<orders where !state.stopped { state.step() }
-            let result = state.result
+            let result = shop(index)
             let all: [ShopResult]? = collected.withLock { collected in
               collected.results[index] = result
               collected.running -= 1
@@ -131,11 +129,7 @@ package struct Rush: Sendable {
     case .tasks:
       results = await withTaskGroup(of: (Int, ShopResult).self) { group in
         for index in 0..<shops {
-          group.addTask {
-            var state = ShopState(rush: self, index: index)
-            for _ in 0..<orders where !state.stopped { state.step() }
-            return (index, state.result)
-          }
+          group.addTask { (index, shop(index)) }
         }
         var collected = [ShopResult?](repeating: nil, count: shops)
         for await (index, result) in group {
@@ -174,6 +168,16 @@ package struct Rush: Sendable {
       shops: results.map(\.tally), juices: juices, seconds: seconds,
       failure: results.lazy.compactMap(\.failure).first, final: final, short: short,
       broken: broken.isEmpty ? nil : broken.joined(separator: "; "))
+  }
+
+  /// Runs one shop's orders to the end, or to its first failure: the body of a
+  /// thread or task. A synchronous function, so its state lives on the thread's
+  /// stack.
+  @inline(never)
+  func shop(_ index: Int) -> ShopResult {
+    var state = ShopState(rush: self, index: index)
+    for _ in 0..<orders where !state.stopped { state.step() }
+    return state.result
   }
 
   /// One shop's state during a rush: its random numbers, and its tables and tallies,
@@ -221,6 +225,7 @@ package struct Rush: Sendable {
     }
 
     /// Places one order, restocking one fruit first every `restockEvery` steps.
+    @inline(__always)
     package mutating func step() {
       untilRestock &-= 1
       if untilRestock == 0 {
