@@ -22,6 +22,7 @@ struct Benchmark {
       "juice-maker-benchmark\(options.quick ? " --quick" : ""): \(options.runs) runs per figure,"
         + " \(ProcessInfo.processInfo.activeProcessorCount) cores, load \(Self.loadAverage),"
         + " root \(paths.root.path)")
+    let cpuAtStart = CPUTimes.read()
     if options.wantsGroup("orders") {
       try OrderBenchmarks(options: options).run(into: &report)
     }
@@ -51,7 +52,12 @@ struct Benchmark {
     if options.wantsGroup("rendering") {
       try RenderingBenchmarks(options: options, paths: paths).run(into: &report)
     }
-    Report.note("load \(Self.loadAverage) at the end")
+    Report.note(
+      "load \(Self.loadAverage) at the end"
+        + (CPUTimes.read().map {
+          "; CPU time stolen by the hypervisor: \($0.stealPercent(since: cpuAtStart)) %"
+        }
+          ?? ""))
     let judged = report.figures.values.filter { options.wants($0.name) && $0.goal != nil }
     let missed = judged.filter { $0.passes == false }.map(\.name).sorted()
     Report.note(
@@ -64,5 +70,30 @@ struct Benchmark {
   static var loadAverage: String {
     let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "? ? ?"
     return text.split(separator: " ").prefix(3).joined(separator: " ")
+  }
+}
+
+/// The machine's CPU time by kind, from the first line of `/proc/stat`: on a virtual
+/// machine, time the hypervisor gave to other guests ("steal") slows every figure.
+struct CPUTimes {
+  let total: Int
+  let steal: Int
+
+  /// The counters now, or `nil` where `/proc/stat` is not available.
+  static func read() -> CPUTimes? {
+    guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+      let line = text.split(separator: "\n").first, line.hasPrefix("cpu ")
+    else { return nil }
+    let fields = line.split(separator: " ").dropFirst().compactMap { Int($0) }
+    // user nice system idle iowait irq softirq steal guest guest_nice: guest time is
+    // already counted in user and nice.
+    guard fields.count >= 8 else { return nil }
+    return CPUTimes(total: fields.prefix(8).reduce(0, +), steal: fields[7])
+  }
+
+  /// The share of CPU time stolen since `start`, in whole percent; `?` without a start.
+  func stealPercent(since start: CPUTimes?) -> String {
+    guard let start, total > start.total else { return "?" }
+    return String(Int((Double(steal - start.steal) * 100 / Double(total - start.total)).rounded()))
   }
 }
