@@ -362,14 +362,15 @@ package struct Rush: Sendable {
       let start = starts[juice]
       let recipe = UnsafeBufferPointer(
         start: needs.baseAddress.map { $0 + start }, count: starts[juice + 1] &- start)
-      if complete[juice], let made = shop.store.withdraw(recipe, count: 1, available: available) {
-        if made {
-          self.made[juice] &+= 1
-        } else {
-          refused[juice] &+= 1
-          for (position, need) in recipe.enumerated() where available[position] < need.amount {
-            short[need.index] &+= 1
-          }
+      if complete[juice], let made = shop.store.withdrawOne(recipe, available: available) {
+        // Counted without a branch on the outcome, which a random menu makes
+        // unpredictable; a refusal counts each fruit below its need.
+        self.made[juice] &+= made
+        refused[juice] &+= 1 &- made
+        let refusal = 1 &- made
+        for position in 0..<recipe.count {
+          let need = recipe[position]
+          short[need.index] &+= available[position] < need.amount ? refusal : 0
         }
         return nil
       }

@@ -420,6 +420,22 @@ public final class FruitStore: Sendable {
     }
   }
 
+  /// Withdraws one juice's worth of a recipe's fruit over shared levels with no
+  /// branch on the outcome, copying each ingredient's level before the order into
+  /// `available`: the rush's order path.
+  ///
+  /// - Returns: 1 when made, 0 when refused; `nil` when the store has no shared levels
+  ///   or is watched, and the caller takes the shop's path.
+  @inline(__always)
+  package func withdrawOne(
+    _ recipe: UnsafeBufferPointer<StockNeed>, available: UnsafeMutablePointer<Int>
+  ) -> Int? {
+    guard let sharedLevels else { return nil }
+    return sharedLevels._withUnsafeGuaranteedRef { levels in
+      levels.isWatched ? nil : levels.withdrawOne(recipe, available: available)
+    }
+  }
+
   /// Adds fruit for a shop by level index, as `restock(_:of:by:)`: the rush's restocks,
   /// with no fruit id hashed, inlined into the caller over shared levels.
   ///

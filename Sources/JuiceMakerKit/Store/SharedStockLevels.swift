@@ -107,6 +107,37 @@ public final class SharedStockLevels: Sendable {
     return true
   }
 
+  /// Withdraws one juice's worth of a recipe's fruit, or nothing when any is short,
+  /// copying each ingredient's level before the order into `available`, with no
+  /// branch on the outcome: for a loop that orders juices picked at random, where
+  /// whether an order is made cannot be predicted.
+  ///
+  /// - Parameters:
+  ///   - recipe: Each ingredient's level index and amount per juice.
+  ///   - available: Room for one level per ingredient.
+  /// - Returns: 1 when the fruit was withdrawn; 0 with nothing changed.
+  @inline(__always)
+  package func withdrawOne(
+    _ recipe: UnsafeBufferPointer<StockNeed>, available: UnsafeMutablePointer<Int>
+  ) -> Int {
+    let values = self.values
+    lock.lock()
+    var short = 0
+    for need in recipe {
+      short |= values[need.index] &- need.amount
+    }
+    // All ones when every fruit is there, else zero.
+    let made = ~(short >> (Int.bitWidth - 1))
+    for position in 0..<recipe.count {
+      let need = recipe[position]
+      let level = values[need.index]
+      available[position] = level
+      values[need.index] = level &- (need.amount & made)
+    }
+    lock.unlock()
+    return made & 1
+  }
+
   /// Adds to one level under the lock, unless the sum would overflow.
   ///
   /// - Returns: The level before and the new level, or `nil` with nothing changed
