@@ -51,7 +51,7 @@ struct SpinLock: @unchecked Sendable {
       var spins = 0
       while word.pointee.load(ordering: .relaxed) != 0 {
         spins += 1
-        if spins >= 64 {
+        if spins >= 8 {
           sched_yield()
           spins = 0
         }
