@@ -145,9 +145,6 @@ public struct JuiceMaker: Sendable {
     }
   }
 
-  /// The length of the longest recipe of the catalog.
-  package var longestRecipe: Int { recipes.longestRecipe }
-
   /// An order through the storage's own order path: a store without shared levels.
   @usableFromInline @inline(never)
   func withdrawFromStorage(_ index: Int, count: Int) throws(JuiceMakerError) {

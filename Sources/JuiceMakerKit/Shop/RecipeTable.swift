@@ -57,11 +57,6 @@ final class RecipeTable: Sendable {
     needs.deallocate()
   }
 
-  /// The length of the longest recipe.
-  var longestRecipe: Int {
-    zip(starts, starts.dropFirst()).reduce(0) { max($0, $1.1 - $1.0) }
-  }
-
   /// The needs of one juice.
   @inlinable
   func recipe(_ juice: Int) -> UnsafeBufferPointer<StockNeed> {
