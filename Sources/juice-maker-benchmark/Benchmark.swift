@@ -24,7 +24,7 @@ struct Benchmark {
         + " root \(paths.root.path)")
     let cpuAtStart = CPUTimes.read()
     if options.wantsGroup("orders") {
-      try OrderBenchmarks(options: options).run(into: &report)
+      try await OrderBenchmarks(options: options).run(into: &report)
     }
     if options.wantsGroup("rush") {
       try await RushBenchmarks(options: options, paths: paths).run(into: &report)
@@ -44,13 +44,13 @@ struct Benchmark {
       try StartupBenchmarks(options: options, paths: paths).run(into: &report)
     }
     if options.wantsGroup("durable") {
-      try DurableBenchmarks(options: options).run(into: &report)
+      try await DurableBenchmarks(options: options).run(into: &report)
     }
     if options.wantsGroup("postgres") {
       try PostgresBenchmarks(options: options).run(into: &report)
     }
     if options.wantsGroup("rendering") {
-      try RenderingBenchmarks(options: options, paths: paths).run(into: &report)
+      try await RenderingBenchmarks(options: options, paths: paths).run(into: &report)
     }
     Report.note(
       "load \(Self.loadAverage) at the end"

@@ -31,7 +31,8 @@ struct DurableBenchmarks {
   private static let shopName = "bench"
   private static let busyTimeout: Duration = .seconds(15)
 
-  func run(into report: inout Report) throws(BenchmarkError) {
+  @MainActor
+  func run(into report: inout Report) async throws(BenchmarkError) {
     let goals: [SQLiteStockStorage.Durability: Double] = [.full: 5_000, .normal: 50_000]
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
       "juice-maker-benchmark-durable-\(ProcessInfo.processInfo.processIdentifier)")
@@ -52,7 +53,7 @@ struct DurableBenchmarks {
       let juices = menu.mixed.runs.map { menu.catalog.juices[$0.juice] }
       var made = 0
       var pythonRuns: [Throughput.Timed] = []
-      let samples = try Throughput.measure(
+      let samples = try await Throughput.measure(
         runs: options.runs, duration: options.runDuration * 2
       ) { batches, deadline throws(BenchmarkError) in
         guard let python else {

@@ -134,7 +134,8 @@ struct OrderBenchmarks {
       ),
     ]
 
-  func run(into report: inout Report) throws(BenchmarkError) {
+  @MainActor
+  func run(into report: inout Report) async throws(BenchmarkError) {
     let wantedRatios = Self.ratios.filter { options.wants($0.name) }
     for measurement in Self.measurements {
       let needed =
@@ -145,7 +146,8 @@ struct OrderBenchmarks {
       guard needed else { continue }
       report.record(
         Figure(
-          measurement.name, .ordersPerSecond, try measure(measurement), goal: measurement.goal))
+          measurement.name, .ordersPerSecond, try await measure(measurement),
+          goal: measurement.goal))
     }
     for ratio in wantedRatios {
       report.recordRatio(ratio.name, ratio.numerator, ratio.denominator, goal: ratio.goal)
@@ -162,13 +164,14 @@ struct OrderBenchmarks {
     var refused = 0
   }
 
-  private func measure(_ measurement: Measurement) throws(BenchmarkError) -> Samples {
+  @MainActor
+  private func measure(_ measurement: Measurement) async throws(BenchmarkError) -> Samples {
     let plan = measurement.mixed ? menu.mixed : menu.resolved
     let workers = measurement.workers.count
     let stock = try Stock(menu: menu, client: measurement.client, workers: workers)
-    return try Throughput.measure(runs: options.runs, duration: options.runDuration) {
+    return try await Throughput.measure(runs: options.runs, duration: options.runDuration) {
       passes, deadline throws(BenchmarkError) in
-      let before = stock.levels()
+      let before = await stock.levels()
       let work = Mutex(Work(steps: [Int](repeating: 0, count: workers)))
       let steps = passes * plan.runs.count
       let elapsed: Duration
@@ -179,13 +182,13 @@ struct OrderBenchmarks {
           work.withLock { Self.add(done, of: worker, to: &$0) }
         }
       case .tasks(let count):
-        elapsed = Parallel.tasks(count) { worker in
+        elapsed = await Parallel.tasks(count) { worker in
           let done = await stock.placeAsync(plan, steps: steps, worker: worker, deadline: deadline)
           work.withLock { Self.add(done, of: worker, to: &$0) }
         }
       }
       let done = work.withLock { $0 }
-      try check(done, of: plan, before: before, after: stock.levels(), name: measurement.name)
+      try check(done, of: plan, before: before, after: await stock.levels(), name: measurement.name)
       return Throughput.Timed(operations: done.made, elapsed: elapsed)
     }
   }
@@ -262,7 +265,7 @@ extension OrderBenchmarks {
     }
 
     /// Every level, by fruit name.
-    func levels() -> [String: Int] {
+    func levels() async -> [String: Int] {
       switch client {
       case .juiceMaker, .juiceMakerByID, .juiceMakerByHandle:
         Dictionary(
@@ -270,7 +273,7 @@ extension OrderBenchmarks {
         )
       case .dictionary: dictionary.snapshot()
       case .mutex: mutex.snapshot(menu)
-      case .actor: Parallel.waiting { [actor] in await actor.snapshot() }
+      case .actor: await actor.snapshot()
       }
     }
 

@@ -12,6 +12,7 @@ struct OrderCostBenchmarks {
   let options: Options
   let menu = Menu()
 
+  @MainActor
   func run(into report: inout Report) async throws(BenchmarkError) {
     let made = "rush.cost.made"
     let refused = "rush.cost.refused"
@@ -26,7 +27,7 @@ struct OrderCostBenchmarks {
     for (name, bananas) in [
       ("rush.cost.make_handle_made", Menu.plentiful), ("rush.cost.make_handle_refused", 0),
     ] where options.wants(name) {
-      report.record(Figure(name, .nanosecondsPerOperation, try make(bananas: bananas)))
+      report.record(Figure(name, .nanosecondsPerOperation, try await make(bananas: bananas)))
     }
   }
 
@@ -56,7 +57,8 @@ struct OrderCostBenchmarks {
   }
 
   /// Nanoseconds per banana juice made with its handle from a store holding `bananas`.
-  private func make(bananas: Int) throws(BenchmarkError) -> Samples {
+  @MainActor
+  private func make(bananas: Int) async throws(BenchmarkError) -> Samples {
     let store = try store { $0 == "banana" ? bananas : Menu.plentiful }
     let shop = JuiceMaker(name: "bench", catalog: menu.catalog, store: store)
     guard let juice = menu.catalog.handle(of: "banana-juice") else {
@@ -64,7 +66,7 @@ struct OrderCostBenchmarks {
     }
     let expectMade = bananas > 0
     var wrong = 0
-    let samples = Throughput.nanoseconds(
+    let samples = await Throughput.nanoseconds(
       runs: options.runs, duration: options.runDuration, unit: 1_000
     ) { operations in
       let start = ContinuousClock.now

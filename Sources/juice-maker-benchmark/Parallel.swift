@@ -34,41 +34,22 @@ enum Parallel {
     return ContinuousClock.now - start
   }
 
-  /// Runs `body` in `count` child tasks of one task group on the cooperative pool.
+  /// Runs `body` in `count` child tasks of one task group on the cooperative pool,
+  /// awaiting them.
   ///
   /// - Parameters:
   ///   - count: How many tasks.
   ///   - body: The work of one task, given its index.
   /// - Returns: The wall time from creating the group until every task finished.
-  static func tasks(_ count: Int, _ body: @escaping @Sendable (Int) async -> Void) -> Duration {
-    waiting {
-      let start = ContinuousClock.now
-      await withTaskGroup(of: Void.self) { group in
-        for index in 0..<count {
-          group.addTask { await body(index) }
-        }
+  static func tasks(_ count: Int, _ body: @escaping @Sendable (Int) async -> Void) async
+    -> Duration
+  {
+    let start = ContinuousClock.now
+    await withTaskGroup(of: Void.self) { group in
+      for index in 0..<count {
+        group.addTask { await body(index) }
       }
-      return ContinuousClock.now - start
     }
-  }
-
-  /// Runs asynchronous work from synchronous code and waits for its result.
-  ///
-  /// - Precondition: The caller is not on the cooperative pool.
-  static func waiting<Result: Sendable>(
-    _ body: @escaping @Sendable () async -> Result
-  ) -> Result {
-    let finished = DispatchSemaphore(value: 0)
-    let box = Mutex<Result?>(nil)
-    Task.detached {
-      let result = await body()
-      box.withLock { $0 = result }
-      finished.signal()
-    }
-    finished.wait()
-    guard let result = box.withLock({ $0 }) else {
-      fatalError("the task finished without a result")
-    }
-    return result
+    return ContinuousClock.now - start
   }
 }

@@ -8,7 +8,8 @@ struct RenderingBenchmarks {
   let options: Options
   let paths: Paths
 
-  func run(into report: inout Report) throws(BenchmarkError) {
+  @MainActor
+  func run(into report: inout Report) async throws(BenchmarkError) {
     let strings: StringCatalog
     do {
       strings = try StringCatalog(
@@ -26,7 +27,7 @@ struct RenderingBenchmarks {
       let localizer = strings.localizer(for: language)
       Report.note("\(language): \(localizer.message(for: shortages))")
       var length = 0
-      let samples = Throughput.nanoseconds(
+      let samples = await Throughput.nanoseconds(
         runs: options.runs, duration: options.runDuration, unit: 64
       ) { operations in
         let start = ContinuousClock.now

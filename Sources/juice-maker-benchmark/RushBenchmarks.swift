@@ -60,7 +60,7 @@ struct RushBenchmarks {
           Figure(
             baseline, .ordersPerSecond,
             try await samples { () async throws(BenchmarkError) in
-              DictionaryRush(catalog: catalog, shops: workers.count, seed: Self.seed)
+              await DictionaryRush(catalog: catalog, shops: workers.count, seed: Self.seed)
                 .rate(orders: orders / workers.count, tasks: isTasks(workers))
             }))
       }
@@ -154,7 +154,8 @@ struct DictionaryRush: Sendable {
   }
 
   /// Orders per second of `orders` orders per shop, on threads or tasks.
-  func rate(orders: Int, tasks: Bool) -> Double {
+  @MainActor
+  func rate(orders: Int, tasks: Bool) async -> Double {
     let body: @Sendable (Int) -> Void = { shop in
       var random = SplitMix64(seed: seed &+ UInt64(shop) &* 0x9E37_79B9)
       var refused = 0
@@ -193,7 +194,8 @@ struct DictionaryRush: Sendable {
       }
       precondition(refused <= orders)
     }
-    let elapsed = tasks ? Parallel.tasks(shops) { body($0) } : Parallel.threads(shops, body)
+    let elapsed =
+      tasks ? await Parallel.tasks(shops) { body($0) } : Parallel.threads(shops, body)
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     return Double(orders * shops) / max(seconds, 1e-9)
   }

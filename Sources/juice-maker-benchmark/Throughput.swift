@@ -18,35 +18,37 @@ enum Throughput {
   ///   - run: Does about the given number of units of work, stopping early once past the
   ///     deadline, and returns how many operations it did and its wall time.
   /// - Returns: Operations per second of each run.
+  @MainActor
   static func measure<Failure: Error>(
     runs: Int, duration: Duration,
-    _ run: (_ units: Int, _ deadline: ContinuousClock.Instant) throws(Failure) -> Timed
-  ) throws(Failure) -> Samples {
-    func timed(_ units: Int) throws(Failure) -> Timed {
-      try run(units, .now + duration * 4)
+    _ run: (_ units: Int, _ deadline: ContinuousClock.Instant) async throws(Failure) -> Timed
+  ) async throws(Failure) -> Samples {
+    func timed(_ units: Int) async throws(Failure) -> Timed {
+      try await run(units, .now + duration * 4)
     }
     var units = 1
-    var result = try timed(units)
+    var result = try await timed(units)
     let floor = duration / 8
     while result.elapsed < floor {
       units *= result.elapsed < floor / 8 ? 8 : 2
-      result = try timed(units)
+      result = try await timed(units)
     }
     let scale = duration.seconds / result.elapsed.seconds
     units = max(1, Int((Double(units) * scale).rounded()))
     var rates: [Double] = []
     for _ in 0..<runs {
-      let result = try timed(units)
+      let result = try await timed(units)
       rates.append(Double(result.operations) / result.elapsed.seconds)
     }
     return Samples(rates)
   }
 
   /// Nanoseconds per operation of `units × unit` operations, the reciprocal of `measure`.
+  @MainActor
   static func nanoseconds(
     runs: Int, duration: Duration, unit: Int, _ run: (_ operations: Int) -> Duration
-  ) -> Samples {
-    measure(runs: runs, duration: duration) { units, _ in
+  ) async -> Samples {
+    await measure(runs: runs, duration: duration) { units, _ in
       Timed(operations: units * unit, elapsed: run(units * unit))
     }.map { 1e9 / $0 }
   }
