@@ -13,6 +13,8 @@ struct Menu: Sendable {
   let catalog: Catalog
   /// The juices of `catalog`, by id, for ordering by id.
   let ids: [Juice.ID]
+  /// Each juice's handle, in catalog order.
+  let handles: [Juice.Handle]
   /// The juices by name, as the baselines order them.
   let names: [String]
   /// Each recipe with fruits by name, for the baselines.
@@ -49,6 +51,7 @@ struct Menu: Sendable {
     }
     self.catalog = catalog
     ids = catalog.juices.map(\.id)
+    handles = catalog.juices.compactMap(\.handle)
     names = catalog.juices.map(\.id.rawValue)
     var named: [String: [(fruit: String, count: Int)]] = [:]
     for juice in catalog.juices {

@@ -289,7 +289,7 @@ extension OrderBenchmarks {
       case .juiceMakerByID:
         Self.place(&cursor, shop: shops[worker], ids: menu.ids)
       case .juiceMakerByHandle:
-        Self.place(&cursor, shop: shops[worker], handles: menu.catalog.juices.compactMap(\.handle))
+        Self.place(&cursor, shop: shops[worker], handles: menu.handles)
       case .dictionary:
         Self.place(&cursor, store: dictionary, names: menu.names)
       case .mutex:

@@ -101,8 +101,7 @@ public struct JuiceMaker: Sendable {
     try withdraw(juice.index, count: count, requestID: nil)
   }
 
-  /// How an order on the fast path ended.
-  @usableFromInline
+  /// How a refused order's second try on the fast path ended.
   enum FastOrder {
     case made
     case refused([Shortage])

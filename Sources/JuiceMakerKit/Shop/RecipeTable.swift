@@ -72,7 +72,6 @@ final class RecipeTable: Sendable {
   /// Every short fruit of a recipe, in recipe order.
   ///
   /// - Parameter available: Each ingredient's level, in recipe order.
-  @usableFromInline @inline(never)
   func shortages(_ juice: Int, count: Int, available: UnsafeMutableBufferPointer<Int>)
     -> [Shortage]
   {

@@ -5,7 +5,7 @@ import Foundation
 /// It holds the state of observers, journals and database connections, where a
 /// critical section is short and rarely contended, or long enough (a database
 /// transaction) that a waiter should sleep in the kernel, as `NSLock` waiters do.
-/// The order path uses `SpinLocked` instead; see there why.
+/// The order path uses `SpinLock` instead; see there why.
 ///
 /// It is `@unchecked Sendable` for the same reason as `NIOLockedValueBox`: the value
 /// is reached only inside `withLock`, while the lock is held. A box holding a value
