@@ -133,25 +133,18 @@ public final class PostgresStockStorage: StockStorage {
     }
   }
 
-  /// Runs one operation in one transaction that locks only the touched rows, and
-  /// journals it.
+  /// Runs one transaction on the storage's connection: the touched rows are locked
+  /// in fruit order and the request id looked up, and what `decide` returns is
+  /// committed with its journal row and announced to the other connections.
   ///
-  /// - Parameters:
-  ///   - operation: The operation, journaled under its request id.
-  ///   - touching: The level indices `body` may read or change, ascending.
-  ///   - body: Changes the levels and returns the outcome; it runs inside the
-  ///     transaction, possibly again after a serialization failure or a lost
-  ///     connection, and must not block or call back into the storage.
-  /// - Returns: The journal entry, and whether it is a replay of an earlier one.
-  /// - Throws: `StockStorageError.unavailable` when the server cannot be reached,
-  ///   `.outcomeUnknown` when the connection was lost after `COMMIT` was sent and
-  ///   could not be made again, `.invalid` when `body` leaves a level below zero.
-  /// - Complexity: Four round trips to the server and one commit.
-  public func perform(
-    _ operation: StockOperation, touching: [Int], _ body: (inout StockLevels) -> StockOutcome
-  ) throws(StockStorageError) -> StockReceipt {
+  /// - Throws: `StockStorageError.unavailable` when the server cannot be reached or
+  ///   fails; `.outcomeUnknown` when the connection was lost after `COMMIT` was sent
+  ///   and no new connection could look the request id up.
+  public func transact(
+    _ id: RequestID, touching: [Int], _ decide: (StockTransaction) -> StockCommit?
+  ) throws(StockStorageError) -> JournalEntry? {
     try session.withLock { session throws(StockStorageError) in
-      try session.perform(operation, touching: touching, body)
+      try session.transact(id, touching: touching, decide)
     }
   }
 
@@ -161,13 +154,6 @@ public final class PostgresStockStorage: StockStorage {
   ///   damaged.
   public func journal(_ query: JournalQuery) throws(StockStorageError) -> [JournalEntry] {
     try session.withLock { session throws(StockStorageError) in try session.journal(query) }
-  }
-
-  /// The journal entry of a request id, if it is journaled.
-  ///
-  /// - Throws: `StockStorageError` when the journal cannot be read.
-  public func entry(for id: RequestID) throws(StockStorageError) -> JournalEntry? {
-    try session.withLock { session throws(StockStorageError) in try session.entry(for: id) }
   }
 
   /// Waits until another connection announces a committed operation

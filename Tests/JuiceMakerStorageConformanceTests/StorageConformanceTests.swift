@@ -173,6 +173,41 @@ struct StorageConformanceTests {
   }
 
   @Test(arguments: StorageUnderTest.all)
+  func anotherOperationUnderAUsedRequestIDIsRefusedAndChangesNothing(_ kind: StorageUnderTest)
+    throws
+  {
+    let store = try kind.makeStore(Self.fruits)
+    let storage = try store.open()
+    let again = try store.open()
+    let first = try storage.perform(
+      StockOperation(
+        id: "X2", editor: "downtown", action: .order("strawberry-banana-juice", count: 1)),
+      touching: [0, 1]
+    ) { levels in
+      levels[0] -= 10
+      levels[1] -= 1
+      return .done
+    }
+    let ran = Mutex(false)
+    for operation in [
+      StockOperation(id: "X2", editor: "downtown", action: .order("kiwi-juice", count: 5)),
+      StockOperation(id: "X2", editor: "downtown", action: .add("kiwi", count: 15)),
+    ] {
+      let reused = try again.perform(operation, touching: [0, 1, 2]) { levels in
+        ran.withLock { $0 = true }
+        levels[2] -= 15
+        return .done
+      }
+      #expect(reused.status == .idReused)
+      #expect(reused.entry == first.entry)
+    }
+    #expect(ran.withLock { $0 } == false)
+    #expect(try again.levels() == [90, 99, 100])
+    #expect(try again.journal(JournalQuery()).count == 1)
+    #expect(try again.entry(for: "X2") == first.entry)
+  }
+
+  @Test(arguments: StorageUnderTest.all)
   func compareAndSetWithAStaleLevelConflicts(_ kind: StorageUnderTest) throws {
     let store = try kind.makeStore(Self.fruits)
     let fruitStore = FruitStore(storage: try store.open())

@@ -59,6 +59,11 @@ enum CLIError: Error, Equatable, Sendable {
   case invalidStore(path: String, detail: String)
   /// The store file cannot be used now.
   case storeUnavailable(path: String, detail: String)
+  /// The store was lost while the operation with request id `id` was being committed:
+  /// it may or may not have been kept. Sending it again with the same id tells.
+  case outcomeUnknown(path: String, id: RequestID, detail: String)
+  /// The request id was first used for another operation; nothing was done.
+  case requestIDReused(RequestID, firstUse: StockOperation)
   /// A rush broke the conservation law.
   case conservationBroken(String)
   /// The command has already written its result; it ends with this code.
@@ -74,7 +79,7 @@ enum CLIError: Error, Equatable, Sendable {
       error.problems.allSatisfy(\.isInputOutput) ? .ioError : .dataError
     case .validationFailed, .invalidStore, .conservationBroken:
       .dataError
-    case .storeUnavailable: .ioError
+    case .storeUnavailable, .outcomeUnknown: .ioError
     case .alreadyReported(let code): code
     default: .usage
     }
@@ -111,6 +116,8 @@ enum CLIError: Error, Equatable, Sendable {
     case .validationFailed: "validationFailed"
     case .invalidStore: "invalidStore"
     case .storeUnavailable: "storeUnavailable"
+    case .outcomeUnknown: "outcomeUnknown"
+    case .requestIDReused: "requestIDReused"
     case .conservationBroken: "conservationBroken"
     case .alreadyReported: "alreadyReported"
     }
@@ -186,6 +193,15 @@ enum CLIError: Error, Equatable, Sendable {
       return l.string("error.invalidStore", s(path), s(detail))
     case .storeUnavailable(let path, let detail):
       return l.string("error.storeUnavailable", s(path), s(detail))
+    case .outcomeUnknown(let path, let id, let detail):
+      return l.string("error.outcomeUnknown", s(path), s(id.rawValue), s(detail))
+    case .requestIDReused(let id, let firstUse):
+      let action = firstUse.action
+      let subject = action.juice?.rawValue ?? action.fruit?.rawValue ?? ""
+      let amount = action.name == "set" ? "\(action.count)" : "×\(action.count)"
+      return l.string(
+        "error.requestIDReused", s(id.rawValue), s("\(action.name) \(subject) \(amount)"),
+        s(firstUse.editor))
     case .conservationBroken(let detail):
       return l.string("error.conservationBroken", s(detail))
     case .alreadyReported:
@@ -213,8 +229,10 @@ extension CLIError {
     switch error {
     case .invalid(let store, _):
       self = .invalidStore(path: store, detail: detail)
-    case .unavailable(let store, _), .outcomeUnknown(let store, _, _):
+    case .unavailable(let store, _):
       self = .storeUnavailable(path: store, detail: detail)
+    case .outcomeUnknown(let store, let id, _):
+      self = .outcomeUnknown(path: store, id: id, detail: detail)
     }
   }
 
@@ -228,6 +246,7 @@ extension CLIError {
     case .insufficientStock(let shortage): self = .notEnoughStock(shortage)
     case .stockChanged(let fruit, let expected, let actual):
       self = .stockChanged(fruit: fruit, expected: expected, actual: actual)
+    case .requestIDReused(let id, let firstUse): self = .requestIDReused(id, firstUse: firstUse)
     case .storage(let cause): self.init(cause)
     }
   }

@@ -370,7 +370,8 @@ package struct Rush: Sendable {
         let refusal = 1 &- made
         for position in 0..<recipe.count {
           let need = recipe[position]
-          short[need.index] &+= available[position] < need.amount ? refusal : 0
+          let isShort = StockLedger.margin(of: available[position], for: need, count: 1) < 0
+          short[need.index] &+= isShort ? refusal : 0
         }
         return nil
       }
