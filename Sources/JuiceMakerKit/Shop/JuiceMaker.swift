@@ -205,6 +205,16 @@ public struct JuiceMaker: Sendable {
     }
   }
 
+  /// How many of each juice on the menu the given levels allow at once, in menu
+  /// order: for a screen that follows the store's changes without reading it again.
+  ///
+  /// - Parameter levels: One level per fruit of the store, in the order of
+  ///   `store.fruits`, as `FruitStore.levels()` returns them.
+  /// - Complexity: O(*n*) in the number of ingredients of the whole menu.
+  public func makeableCounts(levels: [Int]) -> [Int] {
+    catalog.juices.indices.map { recipes.makeableCount($0, levels: levels) }
+  }
+
   private func levels() throws(JuiceMakerError) -> [Int] {
     do {
       return try store.levels()
