@@ -33,8 +33,11 @@ public import JuiceMakerKit
 /// commit's flush to disk, so operations on different fruits would wait for each
 /// other.)
 ///
-/// The storage is safe to use from many threads; each instance serializes its own
-/// operations on its one connection. Give each concurrent shop its own instance.
+/// The storage is safe to use from many threads. Operations running at once each take a
+/// connection of their own, up to `maximumConnections` (8 by default); more wait for
+/// one to come back. Connections are made on first need and kept until the storage is
+/// released, so a storage used by one thread at a time holds one connection, and shops
+/// sharing one storage on many threads run their transactions side by side.
 public final class PostgresStockStorage: StockStorage {
   /// The fruits this storage holds levels for, in level order.
   public let fruits: [Fruit.ID]
@@ -42,7 +45,7 @@ public final class PostgresStockStorage: StockStorage {
   public let location: String
   private let uri: ConnectionURI
   private let connectTimeout: Duration
-  private let session: LockedValue<Session>
+  private let sessions: SessionPool
   private let listener: LockedValue<Connection?>
 
   /// The channel every committed operation is announced on.
@@ -66,13 +69,16 @@ public final class PostgresStockStorage: StockStorage {
   ///     has no row for gets one with its `initialStock`.
   ///   - connectTimeout: How long connecting may take (libpq's `connect_timeout`,
   ///     at least 2 s), unless the URI or `PGCONNECT_TIMEOUT` sets one.
+  ///   - maximumConnections: The most connections operations running at once may
+  ///     hold; at least 1.
   /// - Throws: `StockStorageError.invalid` for a malformed URI, a database that
   ///   holds other tables or another application's marker, a newer schema version,
   ///   and a fruit given twice or with negative initial stock; `.unavailable` when
   ///   the server cannot be reached, refuses the login, or fails.
-  public init(uri: String, fruits: [Fruit], connectTimeout: Duration = .seconds(5))
-    throws(StockStorageError)
-  {
+  public init(
+    uri: String, fruits: [Fruit], connectTimeout: Duration = .seconds(5),
+    maximumConnections: Int = 8
+  ) throws(StockStorageError) {
     let parsed = ConnectionURI(uri)
     let location = parsed.redacted
     func invalid(_ message: String, _ purpose: String) -> StockStorageError {
@@ -113,11 +119,20 @@ public final class PostgresStockStorage: StockStorage {
     }
     let session = try Session(
       connection: connection, fruits: fruits, location: location)
+    self.sessions = SessionPool(first: session, maximum: maximumConnections) {
+      () throws(StockStorageError) in
+      let connection: Connection
+      do throws(PostgresError) {
+        connection = try Connection(uri: parsed, connectTimeout: connectTimeout)
+      } catch {
+        throw .unavailable(store: location, cause: error.failure("connecting"))
+      }
+      return try Session(connection: connection, fruits: fruits, location: location)
+    }
     self.fruits = fruits.map(\.id)
     self.location = location
     self.uri = parsed
     self.connectTimeout = connectTimeout
-    self.session = LockedValue(session)
     self.listener = LockedValue(nil)
   }
 
@@ -128,7 +143,7 @@ public final class PostgresStockStorage: StockStorage {
   /// - Returns: One level per fruit, in the order of `fruits`.
   /// - Throws: `StockStorageError` when the server cannot be reached or read.
   public func levels() throws(StockStorageError) -> [Int] {
-    try session.withLock { session throws(StockStorageError) in
+    try sessions.withSession { session throws(StockStorageError) in
       try session.reading("reading levels") { () throws(PostgresError) in try session.levels() }
     }
   }
@@ -143,7 +158,7 @@ public final class PostgresStockStorage: StockStorage {
   public func transact(
     _ id: RequestID, touching: [Int], _ decide: (StockTransaction) -> StockCommit?
   ) throws(StockStorageError) -> JournalEntry? {
-    try session.withLock { session throws(StockStorageError) in
+    try sessions.withSession { session throws(StockStorageError) in
       try session.transact(id, touching: touching, decide)
     }
   }
@@ -153,7 +168,7 @@ public final class PostgresStockStorage: StockStorage {
   /// - Throws: `StockStorageError` when the journal cannot be read or an entry is
   ///   damaged.
   public func journal(_ query: JournalQuery) throws(StockStorageError) -> [JournalEntry] {
-    try session.withLock { session throws(StockStorageError) in try session.journal(query) }
+    try sessions.withSession { session throws(StockStorageError) in try session.journal(query) }
   }
 
   /// Waits until another connection announces a committed operation
@@ -188,7 +203,7 @@ public final class PostgresStockStorage: StockStorage {
   ///
   /// - Throws: `StockStorageError` when the store cannot be read.
   public func initialLevels() throws(StockStorageError) -> [Fruit.ID: Int] {
-    try session.withLock { session throws(StockStorageError) in
+    try sessions.withSession { session throws(StockStorageError) in
       try session.reading("reading initial levels") { () throws(PostgresError) in
         try session.initialLevels()
       }
@@ -197,13 +212,15 @@ public final class PostgresStockStorage: StockStorage {
 
   /// The server process of the storage's connection, for tests that end it.
   package var backendPID: Int32 {
-    session.withLock { $0.connection.backendPID }
+    (try? sessions.withSession { session throws(StockStorageError) in
+      session.connection.backendPID
+    }) ?? 0
   }
 
   /// Called after each `COMMIT` is sent and before its answer is read, for tests
   /// that cut the connection there.
   package func afterCommitSent(_ hook: (@Sendable () -> Void)?) {
-    session.withLock { $0.afterCommitSent = hook }
+    sessions.afterCommitSent(hook)
   }
 }
 
