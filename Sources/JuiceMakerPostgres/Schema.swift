@@ -1,3 +1,5 @@
+import JuiceMakerKit
+
 /// The store's tables in a PostgreSQL database, created and upgraded by recorded
 /// migrations.
 ///
@@ -16,9 +18,13 @@
 ///   request_id text NOT NULL UNIQUE, time timestamptz NOT NULL DEFAULT now(),
 ///   editor text NOT NULL, action text NOT NULL, subject text NOT NULL,
 ///   count bigint NOT NULL, expected bigint, outcome text NOT NULL,
-///   detail jsonb NOT NULL, changes jsonb NOT NULL);
+///   actual bigint, shortages jsonb, changes jsonb NOT NULL);
+///   -- shortages: [["kiwi", 3, 1], …] (fruit, needed, available)
 ///   -- changes: [["kiwi", 10, 7], …] (fruit, level before, level after)
 /// ```
+///
+/// The journal's columns are the one journal model (`JournalRow`), the same as an
+/// SQLite store's.
 ///
 /// For every fruit, `level = initial + Σ (after − before)` over the journal:
 ///
@@ -33,19 +39,9 @@ enum Schema {
   /// The advisory lock key held while the schema is created or upgraded: "JMKR".
   static let lockKey = 0x4A4D_4B52
 
-  /// One recorded step from a schema version to the next.
-  struct Migration {
-    /// The version the step leads to.
-    let version: Int
-    /// What the step does, as recorded in `juice_maker_migrations`.
-    let name: String
-    /// The statements of the step.
-    let sql: String
-  }
-
   /// Every step, in order; a new database runs them all.
-  static let migrations = [
-    Migration(
+  static let migrator = SchemaMigrator([
+    SchemaMigrator.Migration(
       version: 1, name: "create stock and journal",
       sql: """
         CREATE TABLE stock (
@@ -69,11 +65,22 @@ enum Schema {
         );
         CREATE INDEX journal_editor ON journal (editor, sequence);
         CREATE INDEX journal_time ON journal (time);
-        """)
-  ]
+        """),
+    SchemaMigrator.Migration(
+      version: 2, name: "the one journal model: actual and shortages in columns of their own",
+      sql: """
+        ALTER TABLE journal ADD COLUMN actual bigint, ADD COLUMN shortages jsonb;
+        UPDATE journal SET actual = (detail ->> 'actual')::bigint WHERE outcome = 'conflict';
+        UPDATE journal SET shortages = detail -> 'shortages' WHERE outcome = 'refused';
+        ALTER TABLE journal DROP COLUMN detail;
+        ALTER TABLE journal
+          ADD CONSTRAINT journal_actual CHECK ((actual IS NOT NULL) = (outcome = 'conflict')),
+          ADD CONSTRAINT journal_shortages CHECK ((shortages IS NOT NULL) = (outcome = 'refused'));
+        """),
+  ])
 
   /// The schema version this version of the package writes and reads.
-  static var version: Int { migrations.last?.version ?? 0 }
+  static var version: Int { migrator.version }
 
   /// What the connection's schema holds.
   enum State: Equatable {
@@ -135,16 +142,15 @@ enum Schema {
             """)
         }
         from = 0
-      case .store(let found) where found <= version:
-        from = found
       case .store(let found):
-        throw .newerVersion(found)
+        from = found
       case .foreign(let application):
         throw .foreign("its juice_maker_meta table names the application \(application)")
       case .unmarked(let tables):
         throw .foreign("it holds other tables (\(tables.prefix(5).joined(separator: ", ")))")
       }
-      for migration in migrations where migration.version > from {
+      try migrator.migrate(from: from, newer: { Problem.newerVersion($0.version) }) {
+        migration throws(Problem) in
         try run("migrating the schema to version \(migration.version)") {
           () throws(PostgresError) in
           try connection.execute(migration.sql)

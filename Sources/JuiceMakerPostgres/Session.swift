@@ -19,9 +19,10 @@ final class Session {
   /// a lost connection is reported.
   static let attempts = 5
 
+  /// The columns of `JournalRow`, in its order, as text.
   private static let entryColumns = """
     sequence, request_id, extract(epoch FROM time)::text, editor, action, subject, count,
-    expected, outcome, detail::text, changes::text
+    expected, outcome, actual, shortages::text, changes::text
     """
 
   /// Reads the stock rows, adding one with its initial stock for each fruit the store
@@ -263,7 +264,7 @@ final class Session {
       try endReading()
       return nil
     }
-    let operation = commit.operation
+    let row = JournalRow(commit)
     let written = try run("journaling an operation") { () throws(PostgresError) in
       try connection.execute(
         prepared: "write",
@@ -272,17 +273,15 @@ final class Session {
           UPDATE stock SET level = v.level
           FROM unnest($1::bigint[], $2::bigint[]) AS v(id, level) WHERE stock.id = v.id)
         INSERT INTO journal (request_id, editor, action, subject, count, expected, outcome,
-          detail, changes)
-        VALUES ($3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb)
+          actual, shortages, changes)
+        VALUES ($3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::jsonb)
         RETURNING sequence, extract(epoch FROM time)::text
         """,
         [
           arrayLiteral(commit.changes.map { String(rows[$0.index]) }),
-          arrayLiteral(commit.changes.map { String($0.level.after) }), operation.id.rawValue,
-          operation.editor, operation.action.name, Self.subject(of: operation.action),
-          String(operation.action.count), Self.expected(of: operation.action),
-          commit.outcome.name, Self.detail(of: commit.outcome),
-          Self.changesJSON(commit.changes.map(\.level)),
+          arrayLiteral(commit.changes.map { String($0.level.after) }), row.requestID, row.editor,
+          row.action, row.subject, String(row.count), row.expected.map { String($0) },
+          row.outcome, row.actual.map { String($0) }, row.shortages, row.changes,
         ])
     }
     guard let sequence = written.integer(0, 0), let date = written.text(0, 1).flatMap(Self.date)
@@ -363,102 +362,27 @@ final class Session {
 
   private func entry(_ result: QueryResult, _ row: Int) throws(StockStorageError) -> JournalEntry {
     let sequence = result.integer(row, 0) ?? 0
-    let damaged = StockStorageError.invalid(
-      store: location,
-      cause: StorageFailure(
-        code: "", message: "journal entry \(sequence) is damaged", purpose: "reading the journal"))
-    guard let requestText = result.text(row, 1),
-      let request = try? RequestID(validating: requestText),
-      let date = result.text(row, 2).flatMap(Self.date), let editor = result.text(row, 3),
-      let kind = result.text(row, 4), let subject = result.text(row, 5),
-      let count = result.integer(row, 6).map({ Int($0) }), let outcomeName = result.text(row, 8),
-      let detail = result.text(row, 9).flatMap(Self.json),
-      let changesJSON = result.text(row, 10).flatMap(Self.json) as? [[Any]]
-    else { throw damaged }
-    let expected = result.integer(row, 7).map { Int($0) }
-    let action: StockOperation.Action
-    if kind == "order" {
-      guard let juice = try? Juice.ID(validating: subject) else { throw damaged }
-      action = .order(juice, count: count)
-    } else {
-      guard let fruit = try? Fruit.ID(validating: subject) else { throw damaged }
-      switch kind {
-      case "add": action = .add(fruit, count: count)
-      case "remove": action = .remove(fruit, count: count)
-      case "set": action = .set(fruit, level: count, expected: expected)
-      default: throw damaged
-      }
+    guard let time = result.text(row, 2).flatMap(Self.date) else {
+      throw .invalid(
+        store: location,
+        cause: StorageFailure(
+          code: "", message: "journal entry \(sequence) is damaged: time is missing",
+          purpose: "reading the journal"))
     }
-    let outcome: StockOutcome
-    switch outcomeName {
-    case "done": outcome = .done
-    case "refused":
-      guard let list = (detail as? [String: Any])?["shortages"] as? [[Any]] else { throw damaged }
-      var shortages: [Shortage] = []
-      for item in list {
-        guard item.count == 3, let text = item[0] as? String,
-          let fruit = try? Fruit.ID(validating: text), let needed = item[1] as? Int,
-          let available = item[2] as? Int
-        else { throw damaged }
-        shortages.append(Shortage(fruit: fruit, needed: needed, available: available))
-      }
-      outcome = .refused(shortages)
-    case "conflict":
-      guard let fruit = action.fruit, let expected,
-        let actual = (detail as? [String: Any])?["actual"] as? Int
-      else { throw damaged }
-      outcome = .conflict(fruit: fruit, expected: expected, actual: actual)
-    default: throw damaged
+    let columns = JournalRow(
+      sequence: sequence, requestID: result.text(row, 1) ?? "", time: time,
+      editor: result.text(row, 3) ?? "", action: result.text(row, 4) ?? "",
+      subject: result.text(row, 5) ?? "", count: result.integer(row, 6) ?? -1,
+      expected: result.integer(row, 7), outcome: result.text(row, 8) ?? "",
+      actual: result.integer(row, 9), shortages: result.text(row, 10),
+      changes: result.text(row, 11) ?? "")
+    do {
+      return try columns.entry(order: order)
+    } catch {
+      throw .invalid(
+        store: location,
+        cause: StorageFailure(code: "", message: error.message, purpose: "reading the journal"))
     }
-    var changes: [StockChange.Level] = []
-    for item in changesJSON {
-      guard item.count == 3, let text = item[0] as? String,
-        let fruit = try? Fruit.ID(validating: text), let before = item[1] as? Int,
-        let after = item[2] as? Int
-      else { throw damaged }
-      changes.append(StockChange.Level(fruit: fruit, before: before, after: after))
-    }
-    // In level order, fruits this storage does not hold last.
-    changes.sort { (order[$0.fruit] ?? Int.max) < (order[$1.fruit] ?? Int.max) }
-    return JournalEntry(
-      sequence: sequence, date: date,
-      operation: StockOperation(id: request, editor: editor, action: action), outcome: outcome,
-      changes: changes)
-  }
-
-  // MARK: - Column encoding
-
-  private static func subject(of action: StockOperation.Action) -> String {
-    action.juice?.rawValue ?? action.fruit?.rawValue ?? ""
-  }
-
-  private static func expected(of action: StockOperation.Action) -> String? {
-    if case .set(_, _, let expected?) = action { return String(expected) }
-    return nil
-  }
-
-  /// `{}`, `{"shortages":[["kiwi",101,100]]}` or `{"actual":7}`; ids are validated
-  /// to need no escaping.
-  private static func detail(of outcome: StockOutcome) -> String {
-    switch outcome {
-    case .done: "{}"
-    case .refused(let shortages):
-      "{\"shortages\":["
-        + shortages.map { "[\"\($0.fruit.rawValue)\",\($0.needed),\($0.available)]" }
-        .joined(separator: ",") + "]}"
-    case .conflict(_, _, let actual): "{\"actual\":\(actual)}"
-    }
-  }
-
-  /// `[["kiwi",10,7]]`: fruit, level before, level after.
-  private static func changesJSON(_ changes: [StockChange.Level]) -> String {
-    "["
-      + changes.map { "[\"\($0.fruit.rawValue)\",\($0.before),\($0.after)]" }
-      .joined(separator: ",") + "]"
-  }
-
-  private static func json(_ text: String) -> Any? {
-    try? JSONSerialization.jsonObject(with: Data(text.utf8))
   }
 
   private static func date(_ text: String) -> Date? {

@@ -16,8 +16,6 @@ final class StockTables {
   private let rows: [Int64]
   /// The level index of each stock row id; rows of fruits not held are absent.
   private let indices: [Int64: Int]
-  /// The JSON key of each fruit, in level order.
-  private let keys: [String]
 
   private let selectLevels: Statement
   private let updateLevel: Statement
@@ -34,7 +32,6 @@ final class StockTables {
   init(database: Database, fruits: [Fruit]) throws(StockStorageError) {
     self.database = database
     self.fruits = fruits.map(\.id)
-    self.keys = fruits.map { JournalCoding.key(of: $0.id) }
     var order: [Fruit.ID: Int] = [:]
     for (index, fruit) in fruits.enumerated() { order[fruit.id] = index }
     self.order = order
@@ -77,7 +74,8 @@ final class StockTables {
     self.rows = rows
     self.indices = indices
     // Reads the journal's last page, where a truncated file is most often damaged.
-    _ = try database.integer("SELECT max(id) FROM journal", purpose: "reading the journal")
+    _ = try database.integer(
+      "SELECT max(sequence) FROM journal", purpose: "reading the journal")
   }
 
   private static func rowIDs(_ database: Database) throws(StockStorageError) -> [Fruit.ID: Int64] {
@@ -136,47 +134,37 @@ final class StockTables {
       }
       // The date as the column keeps it, so a read gives back the same entry.
       let date = Date(timeIntervalSince1970: Date().timeIntervalSince1970)
-      try bind(commit.operation, outcome: commit.outcome)
-      try insertEntry.bind(date.timeIntervalSince1970, at: 2)
-      try insertEntry.bind(JournalCoding.deltas(commit.changes, keys: keys), at: 12)
-      try insertEntry.bind(JournalCoding.pairs(commit.changes, keys: keys), at: 13)
+      try bind(JournalRow(commit, time: date))
       try insertEntry.run()
       return commit.entry(sequence: database.lastInsertedRow, date: date)
     }
   }
 
-  private func bind(_ operation: StockOperation, outcome: StockOutcome) throws(StockStorageError) {
+  /// Binds a row's columns after `sequence` to `insertEntry`.
+  private func bind(_ row: JournalRow) throws(StockStorageError) {
     let statement = insertEntry
-    try statement.bind(operation.id.rawValue, at: 1)
-    try statement.bind(operation.editor, at: 3)
-    try statement.bind(operation.action.name, at: 4)
-    if let juice = operation.action.juice {
-      try statement.bind(juice.rawValue, at: 5)
+    try statement.bind(row.requestID, at: 1)
+    try statement.bind(row.time.timeIntervalSince1970, at: 2)
+    try statement.bind(row.editor, at: 3)
+    try statement.bind(row.action, at: 4)
+    try statement.bind(row.subject, at: 5)
+    try statement.bind(row.count, at: 6)
+    try bind(row.expected, at: 7)
+    try statement.bind(row.outcome, at: 8)
+    try bind(row.actual, at: 9)
+    if let shortages = row.shortages {
+      try statement.bind(shortages, at: 10)
     } else {
-      try statement.bindNull(at: 5)
-    }
-    if let fruit = operation.action.fruit {
-      try statement.bind(fruit.rawValue, at: 6)
-    } else {
-      try statement.bindNull(at: 6)
-    }
-    try statement.bind(Int64(operation.action.count), at: 7)
-    if case .set(_, _, let expected?) = operation.action {
-      try statement.bind(Int64(expected), at: 8)
-    } else {
-      try statement.bindNull(at: 8)
-    }
-    try statement.bind(outcome.name, at: 9)
-    switch outcome {
-    case .done:
       try statement.bindNull(at: 10)
-      try statement.bindNull(at: 11)
-    case .refused(let shortages):
-      try statement.bindNull(at: 10)
-      try statement.bind(JournalCoding.shortages(shortages), at: 11)
-    case .conflict(_, _, let actual):
-      try statement.bind(Int64(actual), at: 10)
-      try statement.bindNull(at: 11)
+    }
+    try statement.bind(row.changes, at: 11)
+  }
+
+  private func bind(_ value: Int64?, at index: Int32) throws(StockStorageError) {
+    if let value {
+      try insertEntry.bind(value, at: index)
+    } else {
+      try insertEntry.bindNull(at: index)
     }
   }
 
@@ -187,11 +175,11 @@ final class StockTables {
     var conditions: [String] = []
     if query.editor != nil { conditions.append("editor = ?1") }
     if query.since != nil { conditions.append("time >= ?2") }
-    if query.after != nil { conditions.append("id > ?3") }
-    if query.request != nil { conditions.append("request = ?5") }
+    if query.after != nil { conditions.append("sequence > ?3") }
+    if query.request != nil { conditions.append("request_id = ?5") }
     let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
     let select = try database.prepare(
-      "SELECT \(StoreStatements.entryColumns) FROM journal \(filter) ORDER BY id DESC LIMIT ?4",
+      "SELECT \(StoreStatements.entryColumns) FROM journal \(filter) ORDER BY sequence DESC LIMIT ?4",
       purpose: "reading the journal")
     if let editor = query.editor { try select.bind(editor, at: 1) }
     if let since = query.since { try select.bind(since.timeIntervalSince1970, at: 2) }
@@ -216,52 +204,18 @@ final class StockTables {
   /// The entry on the current row of a statement selecting `entryColumns`.
   private func entry(_ row: Statement) throws(StockStorageError) -> JournalEntry {
     let sequence = row.integer(at: 0)
-    let damaged = database.context.invalid(
-      "journal entry \(sequence) is damaged", purpose: row.purpose)
-    guard let requestText = row.text(at: 1), let request = try? RequestID(validating: requestText),
-      let editor = row.text(at: 3), let kind = row.text(at: 4),
-      let outcomeName = row.text(at: 9),
-      let changes = row.text(at: 12).flatMap({ JournalCoding.levels($0, order: order) })
-    else { throw damaged }
-    let count = Int(row.integer(at: 7))
-    let action: StockOperation.Action
-    if kind == "order" {
-      guard let text = row.text(at: 5), let juice = try? Juice.ID(validating: text) else {
-        throw damaged
-      }
-      action = .order(juice, count: count)
-    } else {
-      guard let text = row.text(at: 6), let fruit = try? Fruit.ID(validating: text) else {
-        throw damaged
-      }
-      switch kind {
-      case "add": action = .add(fruit, count: count)
-      case "remove": action = .remove(fruit, count: count)
-      case "set":
-        action = .set(
-          fruit, level: count, expected: row.isNull(at: 8) ? nil : Int(row.integer(at: 8)))
-      default: throw damaged
-      }
+    let columns = JournalRow(
+      sequence: sequence, requestID: row.text(at: 1) ?? "",
+      time: Date(timeIntervalSince1970: row.double(at: 2)), editor: row.text(at: 3) ?? "",
+      action: row.text(at: 4) ?? "", subject: row.text(at: 5) ?? "", count: row.integer(at: 6),
+      expected: row.isNull(at: 7) ? nil : row.integer(at: 7), outcome: row.text(at: 8) ?? "",
+      actual: row.isNull(at: 9) ? nil : row.integer(at: 9), shortages: row.text(at: 10),
+      changes: row.text(at: 11) ?? "")
+    do {
+      return try columns.entry(order: order)
+    } catch {
+      throw database.context.invalid(error.message, purpose: row.purpose)
     }
-    let outcome: StockOutcome
-    switch outcomeName {
-    case "done": outcome = .done
-    case "refused":
-      guard let shortages = row.text(at: 11).flatMap(JournalCoding.shortages) else {
-        throw damaged
-      }
-      outcome = .refused(shortages)
-    case "conflict":
-      guard let fruit = action.fruit, case .set(_, _, let expected?) = action,
-        !row.isNull(at: 10)
-      else { throw damaged }
-      outcome = .conflict(fruit: fruit, expected: expected, actual: Int(row.integer(at: 10)))
-    default: throw damaged
-    }
-    return JournalEntry(
-      sequence: sequence, date: Date(timeIntervalSince1970: row.double(at: 2)),
-      operation: StockOperation(id: request, editor: editor, action: action), outcome: outcome,
-      changes: changes)
   }
 
   /// The level every stock row was created with, including rows of fruits not held.

@@ -4,7 +4,8 @@ import JuiceMakerKit
 /// The store's schema, built by an ordered list of recorded migration steps, and how
 /// an opened file is checked against it.
 ///
-/// The schema of the latest step:
+/// The schema of the latest step holds the one journal model (`JournalRow`), the same
+/// columns as a PostgreSQL store:
 ///
 /// ```sql
 /// CREATE TABLE stock (
@@ -13,32 +14,30 @@ import JuiceMakerKit
 ///   level INTEGER NOT NULL CHECK (typeof(level) = 'integer' AND level >= 0),
 ///   initial INTEGER NOT NULL CHECK (typeof(initial) = 'integer' AND initial >= 0));
 /// CREATE TABLE journal (
-///   id INTEGER PRIMARY KEY,             -- the entry's sequence number
-///   request TEXT NOT NULL UNIQUE,       -- the idempotency id
+///   sequence INTEGER PRIMARY KEY,       -- the entry's number
+///   request_id TEXT NOT NULL UNIQUE,    -- the idempotency id
 ///   time REAL NOT NULL,                 -- seconds since 1970
 ///   editor TEXT NOT NULL,
-///   kind TEXT NOT NULL,                 -- order, add, remove, set
-///   juice TEXT,                         -- the juice of an order, else NULL
-///   fruit TEXT,                         -- the fruit of a stock edit, else NULL
+///   action TEXT NOT NULL,               -- order, add, remove, set
+///   subject TEXT NOT NULL,              -- the juice of an order, the fruit of an edit
 ///   count INTEGER NOT NULL,             -- juices, fruits, or the level set
 ///   expected INTEGER,                   -- a compare-and-set's expected level
 ///   outcome TEXT NOT NULL,              -- done, refused, conflict
 ///   actual INTEGER,                     -- the level a conflict found
-///   shortages TEXT,                     -- refused: [{"fruit":…,"needed":…,"available":…}]
-///   changes TEXT NOT NULL,              -- {"fruit": level delta}
-///   levels TEXT NOT NULL);              -- {"fruit": [before, after]}
+///   shortages TEXT,                     -- refused: [["kiwi",3,1]] (fruit, needed, available)
+///   changes TEXT NOT NULL);             -- [["kiwi",10,7]] (fruit, before, after)
 /// CREATE TABLE migration (version INTEGER PRIMARY KEY, name TEXT NOT NULL, time REAL);
 /// ```
 ///
-/// with `CHECK` constraints tying the columns to the kind and outcome. The file is
+/// with `CHECK` constraints tying the columns to the action and outcome. The file is
 /// marked with `PRAGMA application_id`, and `PRAGMA user_version` is the last step
 /// applied; each step is recorded in `migration` in the transaction that applies it.
-/// For every stock row, `level = initial + Σ changes[fruit]` over the journal, and an
+/// For every stock row, `level = initial + Σ (after − before)` over the journal, and an
 /// audit can check it in SQL:
 ///
 /// ```sql
-/// SELECT fruit, level, initial + coalesce((SELECT sum(value) FROM journal,
-///   json_each(journal.changes) WHERE key = fruit), 0) FROM stock;
+/// SELECT fruit, level, initial + coalesce((SELECT sum(value ->> 2 - value ->> 1)
+///   FROM journal, json_each(journal.changes) WHERE value ->> 0 = fruit), 0) FROM stock;
 /// ```
 enum StoreSchema {
   /// `PRAGMA application_id` of every store: "JMKR" in ASCII.
@@ -52,19 +51,10 @@ enum StoreSchema {
   /// pages, SQLite's default log size.
   static let checkpointPages = 4096
 
-  /// One step of the schema, applied once per store, in order.
-  struct Migration {
-    /// The `user_version` the store has after the step.
-    let version: Int64
-    /// What the step does, as `migration` records it.
-    let name: String
-    /// The statements.
-    let sql: String
-  }
-
-  /// Every step, in order.
-  static let migrations = [
-    Migration(
+  /// Every step, in order; the `user_version` a store has after a step is its
+  /// version.
+  static let migrator = SchemaMigrator([
+    SchemaMigrator.Migration(
       version: 1, name: "create the stock and journal tables",
       sql: """
         CREATE TABLE stock (
@@ -84,7 +74,7 @@ enum StoreSchema {
           changes TEXT NOT NULL
         );
         """),
-    Migration(
+    SchemaMigrator.Migration(
       version: 2,
       name: "journal request ids, typed subjects, levels before and after, shortages",
       sql: """
@@ -127,10 +117,43 @@ enum StoreSchema {
         DROP TABLE journal;
         ALTER TABLE journal_typed RENAME TO journal;
         """),
-  ]
+    SchemaMigrator.Migration(
+      version: 3, name: "the one journal model: the columns of every store",
+      sql: """
+        CREATE TABLE journal_model (
+          sequence INTEGER PRIMARY KEY,
+          request_id TEXT NOT NULL UNIQUE CHECK (length(request_id) BETWEEN 1 AND 128),
+          time REAL NOT NULL,
+          editor TEXT NOT NULL,
+          action TEXT NOT NULL CHECK (action IN ('order', 'add', 'remove', 'set')),
+          subject TEXT NOT NULL,
+          count INTEGER NOT NULL CHECK (typeof(count) = 'integer' AND count >= 0),
+          expected INTEGER CHECK (expected IS NULL OR (action = 'set' AND expected >= 0)),
+          outcome TEXT NOT NULL CHECK (outcome IN ('done', 'refused', 'conflict')),
+          actual INTEGER CHECK ((actual IS NOT NULL) = (outcome = 'conflict')),
+          shortages TEXT CHECK ((shortages IS NOT NULL) = (outcome = 'refused')),
+          changes TEXT NOT NULL
+        );
+        INSERT INTO journal_model
+          (sequence, request_id, time, editor, action, subject, count, expected, outcome,
+           actual, shortages, changes)
+        SELECT id, request, time, editor, kind, coalesce(juice, fruit), count, expected, outcome,
+          actual,
+          CASE WHEN shortages IS NOT NULL THEN (
+            SELECT json_group_array(json_array(
+              value ->> 'fruit', value ->> 'needed', value ->> 'available'))
+            FROM json_each(journal.shortages)) END,
+          (SELECT json_group_array(json_array(key, value ->> 0, value ->> 1))
+           FROM json_each(journal.levels))
+        FROM journal;
+        DROP TABLE journal;
+        ALTER TABLE journal_model RENAME TO journal;
+        CREATE INDEX journal_editor ON journal (editor, sequence);
+        """),
+  ])
 
   /// The schema version this version writes and reads: the last step's.
-  static var version: Int64 { migrations[migrations.count - 1].version }
+  static var version: Int64 { Int64(migrator.version) }
 
   /// What an opened file holds.
   enum State: Equatable {
@@ -224,16 +247,21 @@ enum StoreSchema {
     let record = try database.prepare(
       "INSERT OR IGNORE INTO migration (version, name, time) VALUES (?1, ?2, ?3)",
       purpose: purpose)
-    for step in migrations where step.version <= version {
+    for step in migrator.migrations where Int64(step.version) <= version {
       // Steps applied before steps were recorded: their time is unknown.
-      try record.bind(step.version, at: 1)
+      try record.bind(Int64(step.version), at: 1)
       try record.bind(step.name, at: 2)
       try record.bindNull(at: 3)
       try record.run()
     }
-    for step in migrations where step.version > version {
+    try migrator.migrate(
+      from: Int(version),
+      newer: { newer in
+        database.context.invalid("it has schema version \(newer.version)", purpose: purpose)
+      }
+    ) { step throws(StockStorageError) in
       try database.execute(step.sql, purpose: "\(purpose): \(step.name)")
-      try record.bind(step.version, at: 1)
+      try record.bind(Int64(step.version), at: 1)
       try record.bind(step.name, at: 2)
       try record.bind(Date().timeIntervalSince1970, at: 3)
       try record.run()

@@ -1,4 +1,5 @@
 import CSQLite
+import JuiceMakerKit
 
 /// The SQL of the transaction every operation runs, and the settings of the connection
 /// that runs it.
@@ -11,10 +12,10 @@ import CSQLite
 ///
 /// ```sql
 /// BEGIN IMMEDIATE;
-/// SELECT … FROM journal WHERE request = ?1;           -- a replay returns the first entry
+/// SELECT … FROM journal WHERE request_id = ?1;        -- a replay returns the first entry
 /// SELECT id, level FROM stock;                        -- the levels the operation sees
 /// UPDATE stock SET level = ?2 WHERE id = ?1;          -- once per changed level
-/// INSERT INTO journal (…) VALUES (?1, …, ?13);        -- one entry, whatever the outcome
+/// INSERT INTO journal (…) VALUES (?1, …, ?11);        -- one entry, whatever the outcome
 /// COMMIT;
 /// ```
 package enum StoreStatements {
@@ -25,14 +26,12 @@ package enum StoreStatements {
   /// Undoes a failed operation.
   package static let rollback = "ROLLBACK"
 
-  /// The columns of a journal entry, as `entry(_:)` reads them.
-  package static let entryColumns = """
-    id, request, time, editor, kind, juice, fruit, count, expected, outcome, actual, shortages,
-    levels
-    """
+  /// The columns of a journal entry, those of `JournalRow`, in its order.
+  package static let entryColumns = JournalRow.columns.joined(separator: ", ")
 
   /// The journal entry of a request id (`?1`), if any.
-  package static let selectRequest = "SELECT \(entryColumns) FROM journal WHERE request = ?1"
+  package static let selectRequest =
+    "SELECT \(entryColumns) FROM journal WHERE request_id = ?1"
 
   /// Every stock row's id and level.
   package static let selectLevels = "SELECT id, level FROM stock"
@@ -40,12 +39,11 @@ package enum StoreStatements {
   /// Sets the level (`?2`) of the stock row `?1`.
   package static let updateLevel = "UPDATE stock SET level = ?2 WHERE id = ?1"
 
-  /// Journals one operation: request id, time, editor, kind, juice, fruit, count,
-  /// expected, outcome, actual, shortages, changes, levels (`?1` to `?13`).
+  /// Journals one operation: the columns of `JournalRow` after `sequence`, request id
+  /// to changes (`?1` to `?11`); SQLite numbers the entry.
   package static let insertEntry = """
-    INSERT INTO journal (request, time, editor, kind, juice, fruit, count, expected, outcome,
-      actual, shortages, changes, levels)
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+    INSERT INTO journal (\(JournalRow.columns.dropFirst().joined(separator: ", ")))
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
     """
 
   /// The version of the SQLite library the storage runs on, such as `3.40.1`.

@@ -16,7 +16,7 @@ import JuiceMakerSQLite
 /// the same busy timeout) and places orders on command, each one transaction of the same
 /// statements (`StoreStatements`): `BEGIN IMMEDIATE`, the request-id look-up, the levels,
 /// one update per changed level, one journal entry with the same columns (a new random
-/// request id, the time, the changes and levels as JSON; a refusal journals its
+/// request id, the time, the changed levels as JSON; a refusal journals its
 /// shortages), `COMMIT`. The orders follow the same plan of juices as the Swift side.
 ///
 /// The parent writes one JSON line to set it up, then one line per run with a number of
@@ -182,20 +182,18 @@ final class PythonSQLiteOrders {
                     levels = dict(db.execute(sql["selectLevels"]).fetchall())
                     short = [(fruit, count, levels[row]) for row, fruit, count in recipe
                              if levels[row] < count]
-                    changes, pairs, shortages, outcome = [], [], None, "done"
+                    changes, shortages, outcome = [], None, "done"
                     if short:
                         outcome = "refused"
-                        shortages = json.dumps([{"fruit": f, "needed": n, "available": a}
-                                                for f, n, a in short], separators=(",", ":"))
+                        shortages = "[" + ",".join('["%s",%d,%d]' % item for item in short) + "]"
                     else:
                         for row, fruit, count in recipe:
                             before = levels[row]
                             db.execute(sql["updateLevel"], (row, before - count))
-                            changes.append('"%s":%d' % (fruit, -count))
-                            pairs.append('"%s":[%d,%d]' % (fruit, before, before - count))
+                            changes.append('["%s",%d,%d]' % (fruit, before, before - count))
                     db.execute(sql["insertEntry"], (
-                        request, time.time(), editor, "order", juice, None, 1, None, outcome, None,
-                        shortages, "{" + ",".join(changes) + "}", "{" + ",".join(pairs) + "}"))
+                        request, time.time(), editor, "order", juice, 1, None, outcome, None,
+                        shortages, "[" + ",".join(changes) + "]"))
                 db.execute(sql["commit"])
             except BaseException:
                 db.execute(sql["rollback"])

@@ -1,4 +1,5 @@
 import Foundation
+import JuiceMakerKit
 import TemporaryPostgres
 import Testing
 
@@ -26,7 +27,7 @@ struct SchemaTests {
     #expect(
       try tables(connection) == ["journal", "juice_maker_meta", "juice_maker_migrations", "stock"])
     let migrations = try connection.execute("SELECT version FROM juice_maker_migrations")
-    #expect(migrations.count == Schema.migrations.count)
+    #expect(migrations.count == Schema.migrator.migrations.count)
   }
 
   @Test func manyConnectionsCreateTheSchemaAtOnce() async throws {
@@ -83,6 +84,80 @@ struct SchemaTests {
       try Schema.prepare(connection)
     }
     let migrations = try connection.execute("SELECT count(*) FROM juice_maker_migrations")
-    #expect(migrations.integer(0, 0) == Int64(Schema.migrations.count))
+    #expect(migrations.integer(0, 0) == Int64(Schema.migrator.migrations.count))
+  }
+
+  /// A version 1 store as that version wrote it: an order, a refusal, a restock and a
+  /// conflict.
+  static let versionOne = """
+    CREATE TABLE juice_maker_meta (key text PRIMARY KEY, value text NOT NULL);
+    INSERT INTO juice_maker_meta VALUES ('application', 'juice-maker'), ('schema_version', '1');
+    CREATE TABLE juice_maker_migrations (version integer PRIMARY KEY, name text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now());
+    INSERT INTO juice_maker_migrations (version, name) VALUES (1, 'create stock and journal');
+    CREATE TABLE stock (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      fruit text NOT NULL UNIQUE, level bigint NOT NULL CHECK (level >= 0),
+      initial bigint NOT NULL CHECK (initial >= 0));
+    CREATE TABLE journal (sequence bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      request_id text NOT NULL UNIQUE, time timestamptz NOT NULL DEFAULT now(),
+      editor text NOT NULL,
+      action text NOT NULL CHECK (action IN ('order', 'add', 'remove', 'set')),
+      subject text NOT NULL, count bigint NOT NULL, expected bigint,
+      outcome text NOT NULL CHECK (outcome IN ('done', 'refused', 'conflict')),
+      detail jsonb NOT NULL, changes jsonb NOT NULL);
+    CREATE INDEX journal_editor ON journal (editor, sequence);
+    CREATE INDEX journal_time ON journal (time);
+    INSERT INTO stock (fruit, level, initial) VALUES
+      ('strawberry', 0, 10), ('banana', 12, 10), ('kiwi', 10, 10);
+    INSERT INTO journal (request_id, time, editor, action, subject, count, expected, outcome,
+      detail, changes) VALUES
+      ('till-1', to_timestamp(1000000000), 'downtown', 'order', 'strawberry-banana-juice', 1,
+        NULL, 'done', '{}', '[["strawberry", 10, 0], ["banana", 10, 9]]'),
+      ('till-2', to_timestamp(1000000001), 'airport', 'order', 'strawberry-banana-juice', 1,
+        NULL, 'refused', '{"shortages": [["strawberry", 10, 0]]}', '[]'),
+      ('edit-3', to_timestamp(1000000002), 'store', 'add', 'banana', 3, NULL, 'done', '{}',
+        '[["banana", 9, 12]]'),
+      ('edit-4', to_timestamp(1000000003), 'store', 'set', 'kiwi', 4, 7, 'conflict',
+        '{"actual": 10}', '[]');
+    """
+
+  @Test func versionOneStoreMovesToTheOneJournalModelWithItsHistory() throws {
+    let (_, uri, _) = try Postgres.newDatabase()
+    try connect(uri).execute(Self.versionOne)
+    let fruits = [
+      Fruit(id: "strawberry", initialStock: 10), Fruit(id: "banana", initialStock: 10),
+      Fruit(id: "kiwi", initialStock: 10),
+    ]
+    let storage = try PostgresStockStorage(uri: uri, fruits: fruits)
+    #expect(try storage.levels() == [0, 12, 10])
+    let journal = try storage.journal(JournalQuery())
+    #expect(journal.map(\.id) == ["edit-4", "edit-3", "till-2", "till-1"])
+    #expect(
+      journal.map(\.outcome) == [
+        .conflict(fruit: "kiwi", expected: 7, actual: 10), .done,
+        .refused([Shortage(fruit: "strawberry", needed: 10, available: 0)]), .done,
+      ])
+    #expect(journal[1].changes == [StockChange.Level(fruit: "banana", before: 9, after: 12)])
+    #expect(
+      journal[3].changes == [
+        StockChange.Level(fruit: "strawberry", before: 10, after: 0),
+        StockChange.Level(fruit: "banana", before: 10, after: 9),
+      ])
+    #expect(journal[3].date == Date(timeIntervalSince1970: 1_000_000_000))
+    let connection = try connect(uri)
+    #expect(try Schema.state(connection) == .store(version: Schema.version))
+    let columns = try connection.execute(
+      "SELECT column_name FROM information_schema.columns WHERE table_name = 'journal' "
+        + "ORDER BY ordinal_position")
+    // The same columns as every store keeps, whatever their order in the table.
+    #expect(Set((0..<columns.count).compactMap { columns.text($0, 0) }) == Set(JournalRow.columns))
+    // The migrated store takes new operations.
+    _ = try storage.perform(
+      StockOperation(editor: "store", action: .add("kiwi", count: 1)), touching: [2]
+    ) { levels in
+      levels[2] += 1
+      return .done
+    }
+    #expect(try storage.levels() == [0, 12, 11])
   }
 }

@@ -16,8 +16,8 @@ struct StoreStatementsTests {
       try raw.rows(StoreStatements.updateLevel, [.integer(row), .integer(level - 2)]).isEmpty)
     let entry: [RawDatabase.Value] = [
       .text(request), .real(1_700_000_000), .text("raw"), .text("order"), .text("banana-juice"),
-      .null, .integer(1), .null, .text("done"), .null, .null, .text(#"{"banana":-2}"#),
-      .text(#"{"banana":[\#(level),\#(level - 2)]}"#),
+      .integer(1), .null, .text("done"), .null, .null,
+      .text(#"[["banana",\#(level),\#(level - 2)]]"#),
     ]
     #expect(try raw.rows(StoreStatements.insertEntry, entry).isEmpty)
     try raw.execute(StoreStatements.commit)
