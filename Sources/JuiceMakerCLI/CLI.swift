@@ -51,8 +51,16 @@ public struct CLI {
   /// included, runs through without suspending, so from `main.swift` it stays on the main
   /// thread.
   ///
+  /// With `__complete` as the first argument it is the completion scripts' hidden entry
+  /// point instead (`CompletionCandidates`): it prints candidates or nothing, and succeeds.
+  ///
   /// - Returns: The exit code; see `ExitCode`.
   public nonisolated(nonsending) func run() async -> ExitCode {
+    if arguments.first == CompletionCandidates.entryPoint {
+      output.write(
+        CompletionCandidates.output(arguments: arguments.dropFirst(), environment: environment))
+      return .success
+    }
     let line = ParsedCommandLine.parse(
       arguments, commands: Commands.all, global: GlobalOptions.all)
     let json = line.isSet(GlobalOptions.json)

@@ -1,65 +1,91 @@
 import Foundation
 import Testing
 
-/// `juice-maker completions bash|zsh|fish`: scripts made from the command definitions and the
-/// current packs' names in the user's language.
+/// `juice-maker completions bash|zsh|fish`, installed in real shells: commands and options
+/// from the command definitions, names and languages asked of the binary at each completion,
+/// so a pack added after the script was installed completes at once.
 struct CompletionTests {
-  /// Sources the bash script, completes the words given (the last is the one being typed),
-  /// and returns COMPREPLY.
-  private func bashCompletions(
-    _ words: [String], script: String, sandbox: Sandbox
-  ) throws -> [String] {
-    let file = sandbox.directory.appending(path: "juice-maker.bash")
-    try Data(script.utf8).write(to: file)
-    let quoted = words.map { "'" + $0 + "'" }.joined(separator: " ")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments = [
-      "-c",
-      "source \"$1\"; COMP_WORDS=(juice-maker \(quoted)); COMP_CWORD=\(words.count); _juice_maker;"
-        + " printf '%s\\n' \"${COMPREPLY[@]}\"",
-      "bash", file.path,
-    ]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+  @Test(arguments: CompletingShell.Kind.allCases)
+  func commandsComplete(shell: CompletingShell.Kind) async throws {
+    let sandbox = try Sandbox()
+    let completing = try await CompletingShell(shell, in: sandbox)
+    #expect(try await completing.completions(of: "juice-maker or") == ["order"])
+    #expect(try await completing.completions(of: "juice-maker stock re") == ["remove"])
+    #expect(try await completing.completions(of: "juice-maker completions f") == ["fish"])
   }
 
-  @Test func bashCompletesCommandsOptionsAndKoreanNames() async throws {
+  @Test(arguments: CompletingShell.Kind.allCases)
+  func optionsOfTheCommandComplete(shell: CompletingShell.Kind) async throws {
     let sandbox = try Sandbox()
-    let korean = try await sandbox.run(["--lang", "ko", "completions", "bash"])
-    #expect(korean.status == 0, "\(korean)")
-    let script = korean.stdout
-    #expect(try bashCompletions(["or"], script: script, sandbox: sandbox) == ["order"])
+    let completing = try await CompletingShell(shell, in: sandbox)
+    #expect(try await completing.completions(of: "juice-maker order --co") == ["--count"])
+    #expect(try await completing.completions(of: "juice-maker history --li") == ["--limit"])
+    #expect(try await completing.completions(of: "juice-maker --reci") == ["--recipes"])
+  }
+
+  /// The point of asking the binary: the script was installed before the packs existed.
+  @Test(arguments: CompletingShell.Kind.allCases)
+  func aPackAddedAfterTheScriptCompletesAtOnce(shell: CompletingShell.Kind) async throws {
+    let sandbox = try Sandbox()
+    let completing = try await CompletingShell(shell, in: sandbox)
+    #expect(try await completing.completions(of: "juice-maker order dra") == [])
+
+    let user = sandbox.directory.appending(path: ".config/juice-maker/recipes")
+    try CompletionCandidatesTests.writePack(juice: "dragon-juice", into: user)
+    #expect(try await completing.completions(of: "juice-maker order dra") == ["dragon-juice"])
+
+    let given = sandbox.directory.appending(path: "packs")
+    try CompletionCandidatesTests.writePack(juice: "passion-juice", into: given)
     #expect(
-      try bashCompletions(["order", "딸"], script: script, sandbox: sandbox) == ["딸기쥬스", "딸바쥬스"])
+      try await completing.completions(of: "juice-maker order --recipes \(given.path) pas") == [
+        "passion-juice"
+      ])
     #expect(
-      try bashCompletions(["stock", "add", "딸"], script: script, sandbox: sandbox) == ["딸기"])
+      try await completing.completions(of: "juice-maker --recipes=\(given.path) order pas") == [
+        "passion-juice"
+      ])
     #expect(
-      try bashCompletions(["stock", "re"], script: script, sandbox: sandbox) == ["remove"])
+      try await completing.completions(
+        of: "juice-maker order pas", environment: ["JUICE_MAKER_RECIPES": given.path])
+        == ["passion-juice"])
+  }
+
+  @Test(arguments: CompletingShell.Kind.allCases)
+  func namesAndLanguagesFollowTheLine(shell: CompletingShell.Kind) async throws {
+    let sandbox = try Sandbox()
+    let completing = try await CompletingShell(shell, in: sandbox)
     #expect(
-      try bashCompletions(["order", "--co"], script: script, sandbox: sandbox) == ["--count"])
-    #expect(try bashCompletions(["--lang", ""], script: script, sandbox: sandbox) == ["en", "ko"])
+      try await Set(completing.completions(of: "juice-maker --lang ko order 딸"))
+        == ["딸기쥬스", "딸바쥬스"])
     #expect(
-      try bashCompletions(["order", "mango-k"], script: script, sandbox: sandbox) == [
-        "mango-kiwi-juice"
+      try await completing.completions(of: "juice-maker --lang ko stock add 딸") == ["딸기"])
+    #expect(
+      try await completing.completions(
+        of: "juice-maker order 딸", environment: ["JUICE_MAKER_LANG": "ko"]
+      )
+      .sorted() == ["딸기쥬스", "딸바쥬스"])
+    #expect(
+      try await completing.completions(of: "juice-maker order mango-k") == ["mango-kiwi-juice"])
+    #expect(try await Set(completing.completions(of: "juice-maker --lang ")) == ["en", "ko"])
+  }
+
+  @Test func bashQuotesNamesWithSpacesAndReadsTypedBackslashes() async throws {
+    let sandbox = try Sandbox()
+    let bash = try await CompletingShell(.bash, in: sandbox)
+    #expect(
+      try await bash.completions(of: "juice-maker --lang en order Strawberry") == [
+        "Strawberry\\ Juice", "Strawberry\\ Banana\\ Juice",
+      ])
+    #expect(
+      try await bash.completions(of: "juice-maker --lang en order Strawberry\\ B") == [
+        "Strawberry\\ Banana\\ Juice"
       ])
   }
 
-  @Test func bashQuotesNamesWithSpacesInEnglish() async throws {
+  @Test(arguments: CompletingShell.Kind.allCases)
+  func aPackNameIsDataToTheShellNeverCode(shell: CompletingShell.Kind) async throws {
     let sandbox = try Sandbox()
-    let english = try await sandbox.run(["--lang", "en", "completions", "bash"])
-    let completions = try bashCompletions(
-      ["order", "Strawberry"], script: english.stdout, sandbox: sandbox)
-    #expect(completions == ["Strawberry\\ Juice", "Strawberry\\ Banana\\ Juice"])
-  }
-
-  @Test func aPackNameIsDataToTheShellNeverCode() async throws {
-    let sandbox = try Sandbox()
+    let completing = try await CompletingShell(shell, in: sandbox)
     let recipes = sandbox.directory.appending(path: "recipes")
     let localization = sandbox.directory.appending(path: "localization")
     for directory in [recipes, localization] {
@@ -69,37 +95,38 @@ struct CompletionTests {
       #"{ "juices": [{ "id": "evil-juice", "ingredients": [{ "fruit": "kiwi", "count": 1 }] }] }"#
         .utf8
     ).write(to: recipes.appending(path: "evil.json"))
+    let name = "$(touch pwned)'`touch pwned`;touch pwned"
     try Data(
       #"""
       { "sourceLanguage": "en", "version": "1.0", "strings": {
         "juice.evil-juice": { "localizations": {
-          "en": { "stringUnit": { "state": "translated", "value": "$(touch pwned)'`touch pwned`" } } } } } }
+          "en": { "stringUnit": { "state": "translated", "value": "\#(name)" } } } } } }
       """#.utf8
     ).write(to: localization.appending(path: "Evil.xcstrings"))
-    let outcome = try await sandbox.run(
-      ["--recipes", recipes.path, "--localization", localization.path, "completions", "bash"])
-    #expect(outcome.status == 0, "\(outcome)")
-    let completions = try bashCompletions(["order", "$"], script: outcome.stdout, sandbox: sandbox)
-    // Inserted quoted, so the shell reads back the name itself.
-    #expect(completions == [#"\$\(touch\ pwned\)\'\`touch\ pwned\`"#])
+    let completions = try await completing.completions(
+      of: "juice-maker --recipes \(recipes.path) --localization \(localization.path) order ")
+    // bash inserts a reply as it is, so it is quoted; zsh and fish quote what they insert.
+    let offered = shell == .bash ? #"\$\(touch\ pwned\)\'\`touch\ pwned\`\;touch\ pwned"# : name
+    #expect(completions.contains(offered), "\(completions)")
+    #expect(completions.contains("evil-juice"), "\(completions)")
     #expect(!FileManager.default.fileExists(atPath: sandbox.path("pwned")))
     #expect(!FileManager.default.fileExists(atPath: Paths.root.appending(path: "pwned").path))
-  }
-
-  @Test(arguments: ["zsh", "fish"])
-  func zshAndFishScriptsNameEveryCommandAndTheNames(shell: String) async throws {
-    let sandbox = try Sandbox()
-    let outcome = try await sandbox.run(["--lang", "ko", "completions", shell])
-    #expect(outcome.status == 0, "\(outcome)")
-    let count = shell == "fish" ? "-l count" : "--count"
-    for word in ["order", "stock", "packs", "completions", count, "딸바쥬스", "딸기"] {
-      #expect(outcome.stdout.contains(word), "\(word)")
-    }
   }
 
   @Test func anUnknownShellIsAUsageError() async throws {
     let sandbox = try Sandbox()
     let outcome = try await sandbox.run(["--json", "completions", "tcsh"])
     #expect(outcome.status == 64, "\(outcome)")
+  }
+
+  @Test func theScriptsCarryNoNames() async throws {
+    let sandbox = try Sandbox()
+    for shell in CompletingShell.Kind.allCases {
+      let outcome = try await sandbox.run(["--lang", "ko", "completions", shell.rawValue])
+      #expect(outcome.status == 0, "\(outcome)")
+      for name in ["mango-kiwi-juice", "딸바쥬스", "strawberry"] {
+        #expect(!outcome.stdout.contains(name), "\(shell): \(name)")
+      }
+    }
   }
 }

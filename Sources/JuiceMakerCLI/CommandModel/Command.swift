@@ -96,6 +96,9 @@ struct ArgumentSpec: Sendable {
 }
 
 /// What a shell completes an option's value or an argument with.
+///
+/// Languages, juices and fruits depend on the data, so the scripts ask the binary for them
+/// at each completion (``CompletionCandidates``); the rest is written into the script.
 enum Completion: Sendable, Hashable {
   /// Nothing: the user types it.
   case none

@@ -1,8 +1,6 @@
-import JuiceMakerKit
-
 /// `juice-maker completions bash|zsh|fish`: prints a shell completion script for the
-/// commands, options, and the juice and fruit ids and names of the current packs in the
-/// user's language.
+/// commands and options, which asks the binary for juice and fruit names and languages at
+/// each completion (see `CompletionScript`).
 struct CompletionsCommand: Command {
   static let definition = CommandDefinition(
     name: "completions",
@@ -24,23 +22,8 @@ struct CompletionsCommand: Command {
     self.shell = shell
   }
 
-  func run(input: inout any LineInput) throws(CLIError) {
-    let catalog = try context.loadCatalog()
-    let localizer = context.texts.localizer
-    func unique(_ words: [String]) -> [String] {
-      var seen: Set<String> = []
-      return words.filter { !$0.isEmpty && seen.insert($0).inserted }
-    }
-    let script = CompletionScript(
-      definitions: Commands.all.map { $0.definition },
-      juices: unique(
-        catalog.juices.map(\.id.rawValue) + catalog.juices.map { localizer.name(of: $0.id) }),
-      fruits: unique(
-        catalog.fruits.map(\.id.rawValue)
-          + catalog.fruits.flatMap { fruit in
-            [localizer.name(of: fruit.id), localizer.name(of: fruit.id, count: 2)]
-          }),
-      languages: context.strings.languages)
+  func run(input: inout any LineInput) {
+    let script = CompletionScript(definitions: Commands.all.map { $0.definition })
     context.output.write(script.script(for: shell))
   }
 }
