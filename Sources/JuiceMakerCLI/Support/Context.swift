@@ -45,13 +45,22 @@ struct Context {
   }
 
   /// Opens the durable store for the catalog's fruits.
-  func openStore(for catalog: Catalog) throws(CLIError) -> FruitStore {
+  ///
+  /// - Parameters:
+  ///   - catalog: The fruits the store holds.
+  ///   - busyTimeout: How long an operation on an SQLite store waits for another
+  ///     process's lock; the shop waits briefly and tries again itself.
+  func openStore(for catalog: Catalog, busyTimeout: Duration = .seconds(15)) throws(CLIError)
+    -> FruitStore
+  {
     do {
       let location = storePath
       if PostgresStockStorage.isConnectionURI(location) {
         return FruitStore(storage: try PostgresStockStorage(uri: location, fruits: catalog.fruits))
       }
-      return FruitStore(storage: try SQLiteStockStorage(path: location, fruits: catalog.fruits))
+      return FruitStore(
+        storage: try SQLiteStockStorage(
+          path: location, fruits: catalog.fruits, busyTimeout: busyTimeout))
     } catch {
       throw CLIError(error)
     }

@@ -45,7 +45,12 @@ struct ShopState: Hashable, Sendable {
   /// The chosen row of the stock screen; `fruitCount` is 닫기.
   var stockRow = 0
   /// Digits typed on the stock screen, not yet applied.
-  var typed = ""
+  var typed = "" {
+    didSet { if typed.isEmpty { typedOver = nil } }
+  }
+  /// The level the chosen row showed when the first digit was typed: the level the
+  /// typed number replaces, which the store must still hold when it is applied.
+  private(set) var typedOver: Int?
   /// Digits typed on the order screen to choose a row.
   var rowDigits = ""
   var message: Message?
@@ -56,16 +61,19 @@ struct ShopState: Hashable, Sendable {
   var status: String?
   /// Whether the list of keys is shown.
   var showsKeys = false
+  /// The words a key may answer a question with.
+  let answers: AnswerWords
 
   /// The largest count of one order, and the most digits a typed level may have.
   static let largestCount = 99
   static let longestTypedNumber = 9
 
-  init(juiceCount: Int, fruitCount: Int, levels: [Int], makeable: [Int]) {
+  init(juiceCount: Int, fruitCount: Int, levels: [Int], makeable: [Int], answers: AnswerWords) {
     self.juiceCount = juiceCount
     self.fruitCount = fruitCount
     self.levels = levels
     self.makeable = makeable
+    self.answers = answers
   }
 
   // MARK: - Keys
@@ -100,9 +108,11 @@ struct ShopState: Hashable, Sendable {
     case .left, .right, .tab, .character("h"), .character("l"):
       yesChosen.toggle()
       return nil
-    case .character("y"), .character("Y"), .character("예"):
-      return answer(yes: true)
-    case .character("n"), .character("N"), .escape, .endOfInput:
+    case .character(let character):
+      // One key, one word: y or n, and 예, 네 or 아니 from a Korean input method.
+      guard let yes = answers.answer(String(character)) else { return nil }
+      return answer(yes: yes)
+    case .escape, .endOfInput:
       return answer(yes: false)
     case .enter:
       return answer(yes: yesChosen)
@@ -174,6 +184,7 @@ struct ShopState: Hashable, Sendable {
     if case .character(let character) = key, let digit = character.wholeNumberValue,
       character.isASCII, stockRow < fruitCount
     {
+      if typed.isEmpty { typedOver = levels[stockRow] }
       if typed.count < Self.longestTypedNumber, !(typed == "0") {
         typed += String(digit)
       } else if typed == "0" {
@@ -214,8 +225,10 @@ struct ShopState: Hashable, Sendable {
       if stockRow == fruitCount {
         closeStock()
       } else if let level = Int(typed) {
+        // Against the level the number was typed over, not one that arrived meanwhile.
+        let seen = typedOver ?? levels[stockRow]
         typed = ""
-        return .setStock(fruit: stockRow, level: level, expected: levels[stockRow])
+        return .setStock(fruit: stockRow, level: level, expected: seen)
       }
     default: break
     }
@@ -273,6 +286,22 @@ struct ShopState: Hashable, Sendable {
   mutating func update(levels: [Int], makeable: [Int]) {
     self.levels = levels
     self.makeable = makeable
+  }
+
+  /// Takes the session's levels, makeable counts and status line.
+  mutating func update(from session: ShopSession) {
+    update(levels: session.levels, makeable: session.makeable)
+    status = session.status
+  }
+
+  /// Shows how a request ended.
+  mutating func take(_ outcome: ShopOutcome) {
+    switch outcome {
+    case .served(let text): ordered(text)
+    case .refused(let text, let shortFruits): refused(text, shortFruits: shortFruits)
+    case .updated(let text), .waiting(let text): show(text, .info)
+    case .stale(let text), .rejected(let text): show(text, .bad)
+    }
   }
 }
 
