@@ -49,7 +49,10 @@ let package = Package(
     .testTarget(
       name: "JuiceMakerKitTests", dependencies: ["JuiceMakerKit"], exclude: ["Fixtures"]),
     .testTarget(name: "JuiceMakerSQLiteTests", dependencies: ["JuiceMakerSQLite", "CSQLite"]),
-    .testTarget(name: "JuiceMakerCLITests", dependencies: ["JuiceMakerCLI"]),
+    // The full-screen shop's tests hold an SQLite store's lock and restart a PostgreSQL
+    // server under it.
+    .testTarget(
+      name: "JuiceMakerCLITests", dependencies: ["JuiceMakerCLI", "CSQLite", "TemporaryPostgres"]),
     // Every storage runs the same conformance suite; a new storage joins it with one
     // `StorageUnderTest` and a dependency here.
     .testTarget(
