@@ -15,7 +15,12 @@ import JuiceMakerKit
 /// empty line and Escape are "no"); yes opens the stock screen (`+ FRUIT N`, `- FRUIT N`,
 /// `= FRUIT N`, then close). `?`, `help` or `도움말` prints the screen's own syntax, and a
 /// mistake is answered with that syntax too. It reads one command per line, from a
-/// terminal or a pipe, and ends cleanly at the end of input.
+/// terminal or a pipe, each at most `ShopLineReader.limit` bytes, and ends cleanly at the
+/// end of input (with exit 74 when the input cannot be read).
+///
+/// Both modes are faces of one `ShopSession`, which carries out orders and stock edits
+/// and answers the questions' yes and no words. When the store does not answer, the line
+/// shop says why and tries the same request again for up to `patience`.
 struct ShopCommand: Command {
   static let plainFlag = Flag("plain")
   static let definition = CommandDefinition(
@@ -136,23 +141,49 @@ struct ShopCommand: Command {
     }
   }
 
-  /// Waits for a request the store did not answer at once: says why on the first wait,
-  /// then tries again until the store answers, for at most `patience`.
+  /// Waits for a request the store did not answer at once, trying it again under its
+  /// request id until the store answers, for at most `patience`.
   ///
   /// - Throws: The store's error when it did not answer within `patience`.
   private func settle(_ outcome: ShopOutcome, _ session: ShopSession) throws(CLIError)
     -> ShopOutcome
   {
     guard case .waiting = outcome else { return outcome }
+    return try retrying(session) { () throws(CLIError) in try session.refresh().first }
+  }
+
+  /// Takes the store's changes before a screen is shown, waiting for the store for at
+  /// most `patience` when it does not answer.
+  ///
+  /// - Throws: The store's error when it did not answer within `patience`.
+  private func refreshForScreen(_ session: ShopSession) throws(CLIError) {
+    _ = try session.refresh()
+    guard session.health != .good else { return }
+    try retrying(session) { () throws(CLIError) -> Bool? in
+      _ = try session.refresh()
+      return session.health == .good ? true : nil
+    }
+  }
+
+  /// Says on standard error why the store does not answer, then runs `attempt` every
+  /// `retryInterval` until it gives a value.
+  ///
+  /// - Throws: The store's error when `attempt` gave none within `patience`.
+  @discardableResult
+  private func retrying<Value>(
+    _ session: ShopSession, _ attempt: () throws(CLIError) -> Value?
+  ) throws(CLIError) -> Value {
     if let status = session.status { context.errorOutput.write(status + "\n") }
     let clock = ContinuousClock()
     let deadline = clock.now + Self.patience
-    while clock.now < deadline {
-      if let settled = try session.refresh().first { return settled }
+    while true {
       sleep(for: Self.retryInterval)
+      if let value = try attempt() { return value }
+      guard clock.now < deadline else {
+        throw session.failure.map(CLIError.init)
+          ?? .storeUnavailable(path: session.shop.store.location, detail: "")
+      }
     }
-    throw session.failure.map(CLIError.init)
-      ?? .storeUnavailable(path: session.shop.store.location, detail: "")
   }
 
   private func sleep(for duration: Duration) {
@@ -206,8 +237,7 @@ struct ShopCommand: Command {
   }
 
   private func showOrderScreen(_ session: ShopSession) throws(CLIError) {
-    _ = try session.refresh()
-    if let failure = session.failure { throw CLIError(failure) }
+    try refreshForScreen(session)
     context.say("")
     context.say(texts.string(LocalizationKey.orderScreenTitle))
     context.say(stockBoard(session))
@@ -242,8 +272,7 @@ struct ShopCommand: Command {
     var shown: [Int] = []
     while true {
       if showScreen {
-        _ = try session.refresh()
-        if let failure = session.failure { throw CLIError(failure) }
+        try refreshForScreen(session)
         context.say("")
         context.say(texts.string(LocalizationKey.stockScreenTitle))
         shown = session.levels
