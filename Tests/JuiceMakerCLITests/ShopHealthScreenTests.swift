@@ -64,7 +64,11 @@ struct ShopHealthScreenTests {
     // The screen still answers keys while it waits.
     try pane.send("Down")
     try await pane.waitFor(text: "› 3) Kiwi Juice")
-    try await Task.sleep(for: .seconds(1))
+    // Quitting would drop the waiting order, so it asks; Escape keeps the shop open.
+    try pane.send("q")
+    try await pane.waitFor(text: "Requests waiting for the store: 1. Quit without them?")
+    try pane.send("Escape")
+    try await pane.waitFor(noText: "Quit without them?")
     lock.release()
     try await pane.waitFor(text: "Here is your Banana Juice. Enjoy!")
     try await pane.waitFor(noText: "busy")

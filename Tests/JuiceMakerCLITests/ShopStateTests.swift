@@ -149,6 +149,21 @@ struct ShopStateTests {
     #expect(plain.handle(.interrupt) == .interrupt)
   }
 
+  /// Quitting drops the requests that wait for the store, so it asks first, with No
+  /// chosen.
+  @Test(arguments: [Key.character("q"), .endOfInput])
+  func quitAsksWhileRequestsWaitForTheStore(key: Key) {
+    var state = Self.seed()
+    state.waiting = 2
+    #expect(state.handle(key) == nil)
+    #expect(state.dialog == .quitWithWaitingRequests(2))
+    #expect(!state.yesChosen)
+    #expect(state.handle(.enter) == nil, "No is chosen")
+    #expect(state.dialog == nil)
+    _ = state.handle(key)
+    #expect(state.handle(.character("y")) == .quit)
+  }
+
   @Test func questionMarkShowsTheKeysUntilTheNextKey() {
     var state = Self.seed()
     _ = state.handle(.character("?"))

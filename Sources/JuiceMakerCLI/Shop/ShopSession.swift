@@ -90,6 +90,9 @@ final class ShopSession {
   /// Whether requests wait for the store.
   var isWaiting: Bool { !kept.isEmpty }
 
+  /// How many requests wait for the store.
+  var waitingCount: Int { kept.count }
+
   /// The status line: the store's health while it does not answer, else what another
   /// shop did last.
   var status: String? {

@@ -19,6 +19,8 @@ struct ShopState: Hashable, Sendable {
     case editStock(message: String, firstShort: Int?)
     /// Quit without applying the number being typed?
     case quitWithTypedNumber
+    /// Quit while requests wait for the store, without them?
+    case quitWithWaitingRequests(Int)
   }
 
   /// The message under the list.
@@ -57,8 +59,10 @@ struct ShopState: Hashable, Sendable {
   var dialog: Dialog?
   /// Whether the Yes button of the dialog is chosen.
   var yesChosen = true
-  /// What another shop just did.
+  /// What another shop just did, or the store's health while it does not answer.
   var status: String?
+  /// How many requests wait for the store to answer.
+  var waiting = 0
   /// Whether the list of keys is shown.
   var showsKeys = false
   /// The words a key may answer a question with.
@@ -85,7 +89,7 @@ struct ShopState: Hashable, Sendable {
     switch key {
     case .interrupt: return .interrupt
     case .redraw: return .redraw
-    case .endOfInput where dialog == nil && typed.isEmpty: return .quit
+    case .endOfInput where dialog == nil && typed.isEmpty: return quit()
     default: break
     }
     if showsKeys {
@@ -129,7 +133,7 @@ struct ShopState: Hashable, Sendable {
       message = nil
       if yes { openStock(at: firstShort ?? 0) }
       return nil
-    case .quitWithTypedNumber:
+    case .quitWithTypedNumber, .quitWithWaitingRequests:
       return yes ? .quit : nil
     }
   }
@@ -152,7 +156,7 @@ struct ShopState: Hashable, Sendable {
     case .pageUp: count = min(Self.largestCount, count + 10)
     case .pageDown: count = max(1, count - 10)
     case .character("s"), .character("S"): openStock(at: 0)
-    case .character("q"), .character("Q"): return .quit
+    case .character("q"), .character("Q"): return quit()
     case .escape: message = nil
     case .enter:
       if orderRow == juiceCount {
@@ -218,7 +222,7 @@ struct ShopState: Hashable, Sendable {
       typed = ""
       closeStock()
     case .character("q"), .character("Q"):
-      if typed.isEmpty { return .quit }
+      if typed.isEmpty { return quit() }
       dialog = .quitWithTypedNumber
       yesChosen = false
     case .enter:
@@ -232,6 +236,14 @@ struct ShopState: Hashable, Sendable {
       }
     default: break
     }
+    return nil
+  }
+
+  /// Quits, or asks first while requests wait for the store: quitting drops them.
+  private mutating func quit() -> ShopAction? {
+    guard waiting > 0 else { return .quit }
+    dialog = .quitWithWaitingRequests(waiting)
+    yesChosen = false
     return nil
   }
 
@@ -292,6 +304,7 @@ struct ShopState: Hashable, Sendable {
   mutating func update(from session: ShopSession) {
     update(levels: session.levels, makeable: session.makeable)
     status = session.status
+    waiting = session.waitingCount
   }
 
   /// Shows how a request ended.
