@@ -117,6 +117,8 @@ final class ShopSession {
     let kept = Kept(request: request, id: id)
     if self.kept.isEmpty, let outcome = try attempt(kept) {
       _ = try takeChanges(probe: false)
+      // Its change, if any, was delivered before the store returned and is taken now.
+      own.remove(id)
       return outcome
     }
     self.kept.append(kept)
