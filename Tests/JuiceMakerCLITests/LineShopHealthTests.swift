@@ -1,15 +1,16 @@
 import Foundation
 import Testing
 
-/// The line shop when another process holds the SQLite store locked: it says the store
-/// is busy, waits, and makes the order once when the lock goes.
+/// The line shop when another process holds the SQLite store locked longer than shops
+/// wait for each other: it says the store is busy, waits, and makes the order once when
+/// the lock goes.
 struct LineShopHealthTests {
   @Test func anOrderWaitsForAHeldLockAndIsMadeOnce() async throws {
     let sandbox = try Sandbox()
     #expect(try await sandbox.stock()["banana"] == 10, "the store exists")
     let lock = try HeldLock(path: sandbox.store)
     let release = Task {
-      try await Task.sleep(for: .seconds(1))
+      try await Task.sleep(for: .seconds(6))
       lock.release()
     }
     let outcome = try await sandbox.run(["--lang", "en", "shop", "--plain"], input: "2\nq\n")

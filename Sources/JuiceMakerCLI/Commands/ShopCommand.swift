@@ -42,6 +42,10 @@ struct ShopCommand: Command {
   static let patience: Duration = .seconds(15)
   /// How long to wait between two tries.
   static let retryInterval: Duration = .milliseconds(250)
+  /// How long an operation on an SQLite store waits for another process's lock before
+  /// the line shop says the store is busy: long enough that shops selling from one store
+  /// at once wait for each other in silence.
+  static let busyTimeout: Duration = .seconds(5)
 
   func run(input: inout any LineInput) throws(CLIError) {
     if !plain, input is StandardInput,
@@ -55,7 +59,7 @@ struct ShopCommand: Command {
     }
     let catalog = try context.loadCatalog()
     let names = NameIndex(catalog: catalog, strings: context.strings)
-    let store = try context.openStore(for: catalog, busyTimeout: FullScreenShop.busyTimeout)
+    let store = try context.openStore(for: catalog, busyTimeout: Self.busyTimeout)
     let shop = JuiceMaker(name: context.shopName, catalog: catalog, store: store)
     let session = try ShopSession(shop: shop, texts: texts, strings: context.strings)
     var reader =
