@@ -88,10 +88,13 @@ struct FullScreenShop {
       for outcome in try session.refresh(probe: probe) { state.take(outcome) }
       state.update(from: session)
     }
+    /// How long until the session reads the store again: sooner while it does not answer.
+    func interval() -> Duration {
+      session.health == .good && !session.isWaiting ? Self.pollInterval : Self.retryInterval
+    }
     while true {
       screen.draw(renderer.render(state, size: size), size: size)
-      let interval = session.health == .good ? Self.pollInterval : Self.retryInterval
-      let wait = max(.zero, interval - (clock.now - lastPoll))
+      let wait = max(.zero, interval() - (clock.now - lastPoll))
       for event in input.next(timeout: wait) {
         switch event {
         case .resized:
@@ -119,8 +122,7 @@ struct FullScreenShop {
           }
         }
       }
-      if clock.now - lastPoll >= (session.health == .good ? Self.pollInterval : Self.retryInterval)
-      {
+      if clock.now - lastPoll >= interval() {
         try refresh(probe: true)
       }
     }
