@@ -31,7 +31,11 @@ struct ShopLineReader {
   }
 
   private var source: Source
+  /// Bytes read past the last line given, fewer than a line's limit unless they hold a
+  /// line break.
   private var buffer: [UInt8] = []
+  /// The buffer each read fills, reused.
+  private var chunk = [UInt8](repeating: 0, count: 65536)
   private var ended = false
 
   /// Reads standard input itself.
@@ -60,12 +64,11 @@ struct ShopLineReader {
   private mutating func next(from descriptor: Int32) -> Line {
     var dropping = false
     while true {
-      if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+      if let newline = Self.lineBreak(in: buffer, upTo: buffer.count) {
         defer { buffer.removeSubrange(...newline) }
-        if dropping || newline > Self.limit + 1 { return .tooLong }
         var end = newline
         if end > 0, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-        if end > Self.limit { return .tooLong }
+        if dropping || end > Self.limit { return .tooLong }
         return .line(String(decoding: buffer[..<end], as: UTF8.self))
       }
       if buffer.count > Self.limit + 1 {
@@ -78,10 +81,17 @@ struct ShopLineReader {
         if dropping { return .tooLong }
         return buffer.isEmpty ? .end : .line(String(decoding: buffer, as: UTF8.self))
       }
-      var chunk = [UInt8](repeating: 0, count: 65536)
-      let count = read(descriptor, &chunk, chunk.count)
+      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
       if count > 0 {
-        buffer += chunk[..<count]
+        if dropping {
+          // Only what follows this line's break is kept; the rest is never copied.
+          guard let newline = Self.lineBreak(in: chunk, upTo: count) else {
+            continue
+          }
+          buffer.append(contentsOf: chunk[newline..<count])
+        } else {
+          buffer.append(contentsOf: chunk[..<count])
+        }
       } else if count == 0 {
         ended = true
       } else if errno == EINTR {
@@ -92,6 +102,17 @@ struct ShopLineReader {
       } else {
         return .failed(String(cString: strerror(errno)))
       }
+    }
+  }
+
+  /// The index of the first line break among the first `count` bytes, found with
+  /// `memchr(3)`.
+  private static func lineBreak(in bytes: [UInt8], upTo count: Int) -> Int? {
+    bytes.withUnsafeBytes { raw in
+      guard let base = raw.baseAddress, count > 0,
+        let found = memchr(base, Int32(UInt8(ascii: "\n")), count)
+      else { return nil }
+      return base.distance(to: UnsafeRawPointer(found))
     }
   }
 }
