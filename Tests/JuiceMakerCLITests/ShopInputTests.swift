@@ -4,10 +4,12 @@ import Testing
 /// The line shop's input: lines are capped, and input that cannot be read is an error,
 /// not the end of input.
 struct ShopInputTests {
-  /// A line over 4 KiB is skipped with a message, and the lines after it still count.
-  @Test func anOverLongLineIsSkippedAndTheShopGoesOn() async throws {
+  /// A line over 4 KiB is skipped with a message, and the lines after it still count,
+  /// also when its line break comes reads later.
+  @Test(arguments: [4097, 5000, 200_000])
+  func anOverLongLineIsSkippedAndTheShopGoesOn(length: Int) async throws {
     let sandbox = try Sandbox()
-    let long = String(repeating: "x", count: 5000)
+    let long = String(repeating: "x", count: length)
     let outcome = try await sandbox.run(
       ["--lang", "en", "shop", "--plain"], input: long + "\n2\nq\n")
     #expect(outcome.status == 0, "\(outcome)")
