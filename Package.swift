@@ -52,7 +52,10 @@ let package = Package(
     .testTarget(
       name: "JuiceMakerKitTests", dependencies: ["JuiceMakerKit"], exclude: ["Fixtures"]),
     .testTarget(name: "JuiceMakerSQLiteTests", dependencies: ["JuiceMakerSQLite", "CSQLite"]),
-    .testTarget(name: "JuiceMakerCLITests", dependencies: ["JuiceMakerCLI"]),
+    // The full-screen shop's tests hold an SQLite store's lock and restart a PostgreSQL
+    // server under it.
+    .testTarget(
+      name: "JuiceMakerCLITests", dependencies: ["JuiceMakerCLI", "CSQLite", "TemporaryPostgres"]),
     // Every storage of the package runs the public conformance suite; a new storage
     // joins it with one `StorageUnderTest` and a dependency here.
     .testTarget(

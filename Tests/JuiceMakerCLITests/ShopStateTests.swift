@@ -1,3 +1,4 @@
+import JuiceMakerKit
 import Testing
 
 @testable import JuiceMakerCLI
@@ -5,9 +6,14 @@ import Testing
 /// The keys of the full-screen shop, on the seed's menu (7 juices, 5 fruits), without a
 /// terminal.
 struct ShopStateTests {
+  /// The yes and no words of the shipped string catalogs.
+  // swift-format-ignore: NeverUseForceTry
+  static let answers = AnswerWords(strings: try! StringCatalog(directory: Paths.localization))
+
   static func seed() -> ShopState {
     ShopState(
-      juiceCount: 7, fruitCount: 5, levels: [10, 10, 10, 10, 10], makeable: [0, 5, 3, 5, 1, 3, 5])
+      juiceCount: 7, fruitCount: 5, levels: [10, 10, 10, 10, 10], makeable: [0, 5, 3, 5, 1, 3, 5],
+      answers: answers)
   }
 
   @Test func arrowsAndVimKeysMoveWithinTheMenuAndTheEditStockRow() {
@@ -36,7 +42,8 @@ struct ShopStateTests {
 
   @Test func digitsMakeOneRowNumberOnALongMenu() {
     var state = ShopState(
-      juiceCount: 12, fruitCount: 1, levels: [1], makeable: Array(repeating: 1, count: 12))
+      juiceCount: 12, fruitCount: 1, levels: [1], makeable: Array(repeating: 1, count: 12),
+      answers: Self.answers)
     _ = state.handle(.character("1"))
     _ = state.handle(.character("2"))
     #expect(state.orderRow == 11)
@@ -64,6 +71,40 @@ struct ShopStateTests {
     _ = state.handle(key)
     #expect(state.dialog == nil)
     #expect(state.screen == .order)
+  }
+
+  /// The dialog takes the catalog's yes words of every language, as the line shop does:
+  /// 네 and 응 as well as y and 예.
+  @Test(arguments: ["y", "Y", "예", "네", "응"] as [Character])
+  func theCatalogsYesWordsAnswerYes(word: Character) {
+    var state = Self.seed()
+    state.refused("short", shortFruits: [2])
+    state.yesChosen = false
+    _ = state.handle(.character(word))
+    #expect(state.dialog == nil)
+    #expect(state.screen == .stock)
+    #expect(state.stockRow == 2)
+  }
+
+  @Test func aKeyThatIsNoWordLeavesTheQuestionOpen() {
+    var state = Self.seed()
+    state.refused("short", shortFruits: [2])
+    #expect(state.handle(.character("x")) == nil)
+    #expect(state.dialog != nil)
+  }
+
+  /// A typed number replaces the level the row showed when typing began; a level that
+  /// arrives meanwhile must not become the expected one, or Enter would overwrite it.
+  @Test func aTypedLevelIsSetAgainstTheLevelShownWhenTypingBegan() {
+    var state = Self.seed()
+    _ = state.handle(.character("s"))
+    _ = state.handle(.down)
+    _ = state.handle(.character("7"))
+    state.update(levels: [10, 15, 10, 10, 10], makeable: [0, 5, 3, 5, 1, 3, 5])
+    #expect(state.handle(.enter) == .setStock(fruit: 1, level: 7, expected: 10))
+    // The next number starts from the level shown then.
+    _ = state.handle(.character("8"))
+    #expect(state.handle(.enter) == .setStock(fruit: 1, level: 8, expected: 15))
   }
 
   @Test func stepsAreConditionalSetsFromTheLevelShown() {
@@ -106,6 +147,21 @@ struct ShopStateTests {
     #expect(plain.handle(.character("q")) == .quit)
     #expect(plain.handle(.endOfInput) == .quit)
     #expect(plain.handle(.interrupt) == .interrupt)
+  }
+
+  /// Quitting drops the requests that wait for the store, so it asks first, with No
+  /// chosen.
+  @Test(arguments: [Key.character("q"), .endOfInput])
+  func quitAsksWhileRequestsWaitForTheStore(key: Key) {
+    var state = Self.seed()
+    state.waiting = 2
+    #expect(state.handle(key) == nil)
+    #expect(state.dialog == .quitWithWaitingRequests(2))
+    #expect(!state.yesChosen)
+    #expect(state.handle(.enter) == nil, "No is chosen")
+    #expect(state.dialog == nil)
+    _ = state.handle(key)
+    #expect(state.handle(.character("y")) == .quit)
   }
 
   @Test func questionMarkShowsTheKeysUntilTheNextKey() {

@@ -1,5 +1,11 @@
 import JuiceMakerKit
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `juice-maker shop`, also what runs with no command: the interactive shop.
 ///
 /// In a terminal (standard input and output both terminals, `TERM` set and not `dumb`) it
@@ -9,7 +15,12 @@ import JuiceMakerKit
 /// empty line and Escape are "no"); yes opens the stock screen (`+ FRUIT N`, `- FRUIT N`,
 /// `= FRUIT N`, then close). `?`, `help` or `도움말` prints the screen's own syntax, and a
 /// mistake is answered with that syntax too. It reads one command per line, from a
-/// terminal or a pipe, and ends cleanly at the end of input.
+/// terminal or a pipe, each at most `ShopLineReader.limit` bytes, and ends cleanly at the
+/// end of input (with exit 74 when the input cannot be read).
+///
+/// Both modes are faces of one `ShopSession`, which carries out orders and stock edits
+/// and answers the questions' yes and no words. When the store does not answer, the line
+/// shop says why and tries the same request again for up to `patience`.
 struct ShopCommand: Command {
   static let plainFlag = Flag("plain")
   static let definition = CommandDefinition(
@@ -26,6 +37,16 @@ struct ShopCommand: Command {
 
   private var texts: Texts { context.texts }
 
+  /// How long the line shop tries a request again while the store does not answer,
+  /// before it ends with the store's error.
+  static let patience: Duration = .seconds(15)
+  /// How long to wait between two tries.
+  static let retryInterval: Duration = .milliseconds(250)
+  /// How long an operation on an SQLite store waits for another process's lock before
+  /// the line shop says the store is busy: long enough that shops selling from one store
+  /// at once wait for each other in silence.
+  static let busyTimeout: Duration = .seconds(5)
+
   func run(input: inout any LineInput) throws(CLIError) {
     if !plain, input is StandardInput,
       FullScreenShop.isPossible(environment: context.environment)
@@ -38,14 +59,17 @@ struct ShopCommand: Command {
     }
     let catalog = try context.loadCatalog()
     let names = NameIndex(catalog: catalog, strings: context.strings)
-    let store = try context.openStore(for: catalog)
+    let store = try context.openStore(for: catalog, busyTimeout: Self.busyTimeout)
     let shop = JuiceMaker(name: context.shopName, catalog: catalog, store: store)
+    let session = try ShopSession(shop: shop, texts: texts, strings: context.strings)
+    var reader =
+      input is StandardInput ? ShopLineReader(descriptor: 0) : ShopLineReader(input)
     var showScreen = true
     while true {
-      if showScreen { try showOrderScreen(shop) }
+      if showScreen { try showOrderScreen(session) }
       showScreen = false
       context.output.write(texts.string("shop.prompt") + " ")
-      guard let line = input.readLine() else {
+      guard let line = try readLine(&reader) else {
         context.say("")
         return
       }
@@ -66,11 +90,11 @@ struct ShopCommand: Command {
         "s", "stock", NameIndex.normalized(texts.localizer.string(LocalizationKey.editStockButton)),
       ]
       .contains(folded) {
-        guard try stockScreen(shop, names: names, input: &input) else { return }
+        guard try stockScreen(session, names: names, reader: &reader) else { return }
         showScreen = true
         continue
       }
-      let juice: Juice
+      let juice: Int
       do throws(CLIError) {
         juice = try pick(choice, catalog: catalog, names: names)
       } catch {
@@ -79,35 +103,113 @@ struct ShopCommand: Command {
             + texts.string("shop.order.help") + "\n")
         continue
       }
-      do throws(CLIError) {
-        let order = try shop.serve(juice, count: 1)
-        context.say(texts.orderMessage(order))
+      switch try settle(session.submit(.order(juice: juice, count: 1)), session) {
+      case .served(let text):
+        context.say(text)
         showScreen = true
-      } catch {
-        guard case .outOfStock = error else { throw error }
-        context.say(error.message(texts))
-        guard let wantsEdit = ask(input: &input) else {
+      case .refused(let text, _):
+        context.say(text)
+        guard let wantsEdit = try ask(session.answers, reader: &reader) else {
           context.say("")
           return
         }
         if wantsEdit {
-          guard try stockScreen(shop, names: names, input: &input) else { return }
+          guard try stockScreen(session, names: names, reader: &reader) else { return }
         }
         showScreen = true
+      case .updated(let text), .stale(let text), .rejected(let text), .waiting(let text):
+        context.errorOutput.write(text + "\n")
       }
     }
   }
 
-  /// A juice by menu number, id or name.
-  private func pick(_ choice: String, catalog: Catalog, names: NameIndex) throws(CLIError) -> Juice
+  /// The next line, telling of an over-long one and going on; `nil` at the end of input.
+  ///
+  /// - Throws: `CLIError.alreadyReported(.ioError)` when the input cannot be read, after
+  ///   saying so.
+  private func readLine(_ reader: inout ShopLineReader) throws(CLIError) -> String? {
+    while true {
+      switch reader.next() {
+      case .line(let line): return line
+      case .end: return nil
+      case .tooLong:
+        context.errorOutput.write(
+          texts.string("shop.lineTooLong", .int(ShopLineReader.limit)) + "\n")
+        context.output.write(texts.string("shop.prompt") + " ")
+      case .failed(let reason):
+        context.say("")
+        context.errorOutput.write(
+          texts.string("shop.inputUnreadable", .string(texts.shown(reason))) + "\n")
+        throw .alreadyReported(.ioError)
+      }
+    }
+  }
+
+  /// Waits for a request the store did not answer at once, trying it again under its
+  /// request id until the store answers, for at most `patience`.
+  ///
+  /// - Throws: The store's error when it did not answer within `patience`.
+  private func settle(_ outcome: ShopOutcome, _ session: ShopSession) throws(CLIError)
+    -> ShopOutcome
   {
+    guard case .waiting = outcome else { return outcome }
+    return try retrying(session) { () throws(CLIError) in try session.refresh().first }
+  }
+
+  /// Takes the store's changes before a screen is shown, waiting for the store for at
+  /// most `patience` when it does not answer.
+  ///
+  /// - Throws: The store's error when it did not answer within `patience`.
+  private func refreshForScreen(_ session: ShopSession) throws(CLIError) {
+    _ = try session.refresh()
+    guard session.health != .good else { return }
+    try retrying(session) { () throws(CLIError) -> Bool? in
+      _ = try session.refresh()
+      return session.health == .good ? true : nil
+    }
+  }
+
+  /// Says on standard error why the store does not answer, then runs `attempt` every
+  /// `retryInterval` until it gives a value.
+  ///
+  /// - Throws: The store's error when `attempt` gave none within `patience`.
+  @discardableResult
+  private func retrying<Value>(
+    _ session: ShopSession, _ attempt: () throws(CLIError) -> Value?
+  ) throws(CLIError) -> Value {
+    if let status = session.status { context.errorOutput.write(status + "\n") }
+    let clock = ContinuousClock()
+    let deadline = clock.now + Self.patience
+    while true {
+      sleep(for: Self.retryInterval)
+      if let value = try attempt() { return value }
+      guard clock.now < deadline else {
+        throw session.failure.map(CLIError.init)
+          ?? .storeUnavailable(path: session.shop.store.location, detail: "")
+      }
+    }
+  }
+
+  private func sleep(for duration: Duration) {
+    let (seconds, attoseconds) = duration.components
+    var time = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+    var left = timespec()
+    while nanosleep(&time, &left) != 0, errno == EINTR { time = left }
+  }
+
+  /// A juice's menu position, by menu number, id or name.
+  private func pick(_ choice: String, catalog: Catalog, names: NameIndex) throws(CLIError) -> Int {
     if let number = Int(choice) {
       guard number >= 1, number <= catalog.juices.count else {
         throw .unknownJuice(choice)
       }
-      return catalog.juices[number - 1]
+      return number - 1
     }
-    return try names.juice(named: choice, in: catalog)
+    let juice = try names.juice(named: choice, in: catalog)
+    guard let index = catalog.juices.firstIndex(where: { $0.id == juice.id }) else {
+      throw .unknownJuice(choice)
+    }
+    return index
   }
 
   /// Whether a line asks for the screen's help: `?`, `help` or `도움말`.
@@ -117,56 +219,39 @@ struct ShopCommand: Command {
 
   /// Asks the yes-or-no question after a refusal; `nil` at the end of input.
   ///
-  /// It takes the word shown, and the words of `shop.answer.yes` and `shop.answer.no`
-  /// in every language of the catalog; `q`, an empty line and Escape are no too. The prompt
-  /// shows the answers, and anything else is named and the question asked again.
-  private func ask(input: inout any LineInput) -> Bool? {
+  /// It takes the session's yes and no words; `q`, an empty line and Escape are no
+  /// too. The prompt shows the answers, and anything else is named and the question
+  /// asked again.
+  private func ask(_ answers: AnswerWords, reader: inout ShopLineReader) throws(CLIError)
+    -> Bool?
+  {
     let yes = texts.string(LocalizationKey.yes)
     let no = texts.string(LocalizationKey.no)
-    let yeses = answers(LocalizationKey.yes, "shop.answer.yes")
-    let noes = answers(LocalizationKey.no, "shop.answer.no").union(["", "q"])
     let prompt = texts.string("shop.answer.prompt", .string(yes), .string(no)) + " "
     while true {
       context.output.write(prompt)
-      guard let line = input.readLine() else { return nil }
+      guard let line = try readLine(&reader) else { return nil }
       if line.unicodeScalars.first == "\u{1B}" { return false }
-      let answer = NameIndex.normalized(line)
-      if yeses.contains(answer) { return true }
-      if noes.contains(answer) { return false }
+      if ["", "q"].contains(NameIndex.normalized(line)) { return false }
+      if let answer = answers.answer(line) { return answer }
       context.errorOutput.write(
         texts.string("shop.answer.unknown", .string(texts.shown(line.trimmingWhitespace())))
           + "\n")
     }
   }
 
-  /// Every word of the keys in every language, folded for matching.
-  private func answers(_ keys: String...) -> Set<String> {
-    let strings = context.strings
-    var words: Set<String> = []
-    for language in strings.languages {
-      let localizer = strings.localizer(for: language)
-      for key in keys {
-        for word in localizer.string(key).split(separator: ",") {
-          words.insert(NameIndex.normalized(String(word)))
-        }
-      }
-    }
-    words.remove("")
-    return words
-  }
-
-  private func showOrderScreen(_ shop: JuiceMaker) throws(CLIError) {
+  private func showOrderScreen(_ session: ShopSession) throws(CLIError) {
+    try refreshForScreen(session)
     context.say("")
     context.say(texts.string(LocalizationKey.orderScreenTitle))
-    context.say(try stockBoard(shop.store))
-    let menu = try shop.menu()
-    let names = menu.map { texts.name(of: $0.juice.id) }
+    context.say(stockBoard(session))
+    let names = session.shop.catalog.juices.map { texts.name(of: $0.id) }
     let width = names.map(\.displayWidth).max() ?? 0
-    for (index, (item, name)) in zip(menu, names).enumerated() {
+    for (index, (makeable, name)) in zip(session.makeable, names).enumerated() {
       let number = String(index + 1)
       context.say(
         String(repeating: " ", count: max(0, 3 - number.count)) + number + ") "
-          + name.padded(to: width) + "  " + texts.string("menu.makeable", .int(item.makeable)))
+          + name.padded(to: width) + "  " + texts.string("menu.makeable", .int(makeable)))
     }
     context.say(
       "  s) " + texts.string(LocalizationKey.editStockButton) + "   q) "
@@ -174,26 +259,27 @@ struct ShopCommand: Command {
   }
 
   /// "딸기 10 · 바나나 9 · …".
-  private func stockBoard(_ store: FruitStore) throws(CLIError) -> String {
-    zip(store.fruits, try context.levels(of: store)).map { fruit, level in
+  private func stockBoard(_ session: ShopSession) -> String {
+    zip(session.shop.store.fruits, session.levels).map { fruit, level in
       texts.name(of: fruit, count: level) + " " + String(level)
     }.joined(separator: " · ")
   }
 
   /// The stock screen; returns `false` at the end of input.
-  private func stockScreen(_ shop: JuiceMaker, names: NameIndex, input: inout any LineInput)
-    throws(CLIError) -> Bool
-  {
-    let store = shop.store
+  private func stockScreen(
+    _ session: ShopSession, names: NameIndex, reader: inout ShopLineReader
+  ) throws(CLIError) -> Bool {
+    let store = session.shop.store
     var showScreen = true
     // The levels the screen last showed: `= FRUIT N` sets a level only if it is still the
     // one shown, so a set made from a stale screen never overwrites another shop's edit.
     var shown: [Int] = []
     while true {
       if showScreen {
+        try refreshForScreen(session)
         context.say("")
         context.say(texts.string(LocalizationKey.stockScreenTitle))
-        shown = try context.levels(of: store)
+        shown = session.levels
         for (index, (fruit, level)) in zip(store.fruits, shown).enumerated() {
           context.say(
             "  \(index + 1)) " + texts.name(of: fruit, count: level) + " " + String(level))
@@ -202,7 +288,7 @@ struct ShopCommand: Command {
       }
       showScreen = false
       context.output.write(texts.string("shop.prompt") + " ")
-      guard let line = input.readLine() else {
+      guard let line = try readLine(&reader) else {
         context.say("")
         return false
       }
@@ -223,13 +309,23 @@ struct ShopCommand: Command {
       }
       do throws(CLIError) {
         let (action, fruit, quantity) = try parseEdit(trimmed, store: store, names: names)
-        let expected = action == .set ? store.index(of: fruit).map { shown[$0] } : nil
-        let level = try action.apply(
-          quantity, of: fruit, in: store, by: shop.name, expecting: expected
-        ).after
-        context.say(
-          texts.string("stock.updated", .string(texts.name(of: fruit, count: level)), .int(level)))
-        showScreen = true
+        guard let index = store.index(of: fruit) else { throw .unknownFruit(fruit.rawValue) }
+        let request: ShopRequest =
+          switch action {
+          case .add: .add(fruit: index, count: quantity)
+          case .remove: .remove(fruit: index, count: quantity)
+          case .set: .setStock(fruit: index, level: quantity, seen: shown[index])
+          }
+        switch try settle(session.submit(request), session) {
+        case .updated(let text), .served(let text):
+          context.say(text)
+          showScreen = true
+        case .stale(let text):
+          context.errorOutput.write(text + "\n")
+          showScreen = true
+        case .rejected(let text), .refused(let text, _), .waiting(let text):
+          context.errorOutput.write(text + "\n")
+        }
       } catch {
         switch error {
         case .storeUnavailable, .invalidStore: throw error
@@ -248,9 +344,6 @@ struct ShopCommand: Command {
           context.errorOutput.write(
             texts.string("shop.stock.badQuantity", .string(texts.shown(value))) + " "
               + stockHelp + "\n")
-        case .stockChanged:
-          context.errorOutput.write(error.message(texts) + "\n")
-          showScreen = true
         default:
           context.errorOutput.write(error.message(texts) + "\n")
         }

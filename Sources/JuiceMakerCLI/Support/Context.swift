@@ -44,16 +44,41 @@ struct Context {
     try DataLayers.loadCatalog(packFiles())
   }
 
+  /// How long opening a store, or an operation on an SQLite store, waits for another
+  /// process's lock by default.
+  static let busyTimeout: Duration = .seconds(15)
+
   /// Opens the durable store for the catalog's fruits.
-  func openStore(for catalog: Catalog) throws(CLIError) -> FruitStore {
-    do {
-      let location = storePath
-      if PostgresStockStorage.isConnectionURI(location) {
-        return FruitStore(storage: try PostgresStockStorage(uri: location, fruits: catalog.fruits))
+  ///
+  /// Opening waits up to `Context.busyTimeout` for another process's lock whatever
+  /// `busyTimeout` is.
+  ///
+  /// - Parameters:
+  ///   - catalog: The fruits the store holds.
+  ///   - busyTimeout: How long each operation on an SQLite store waits for another
+  ///     process's lock; the shop waits briefly and tries again itself.
+  func openStore(for catalog: Catalog, busyTimeout: Duration = Context.busyTimeout)
+    throws(CLIError) -> FruitStore
+  {
+    let location = storePath
+    let deadline = ContinuousClock.now + Self.busyTimeout
+    while true {
+      do throws(StockStorageError) {
+        if PostgresStockStorage.isConnectionURI(location) {
+          return FruitStore(
+            storage: try PostgresStockStorage(uri: location, fruits: catalog.fruits))
+        }
+        return FruitStore(
+          storage: try SQLiteStockStorage(
+            path: location, fruits: catalog.fruits, busyTimeout: busyTimeout))
+      } catch {
+        guard case .unavailable = error, ShopHealth(error) == .busy,
+          ContinuousClock.now < deadline
+        else {
+          throw CLIError(error)
+        }
+        Thread.sleep(forTimeInterval: 0.01)
       }
-      return FruitStore(storage: try SQLiteStockStorage(path: location, fruits: catalog.fruits))
-    } catch {
-      throw CLIError(error)
     }
   }
 

@@ -9,12 +9,14 @@ import JuiceMakerKit
 /// `juice-maker shop` in a terminal: the order screen and the stock screen, drawn on the
 /// alternate screen and kept current while other shops sell from the same store.
 ///
-/// The loop waits for a key, a signal or a change of the store (the store's change feed
-/// reports other processes' changes too), whichever comes first, and redraws the rows
-/// that changed; it also reads the store every `pollInterval` in case a wake-up was
-/// missed. The
-/// terminal is restored on every way out: `q`, Ctrl-D, Ctrl-C, `SIGTERM`, `SIGHUP`, a
-/// closed terminal, and an error from the store.
+/// A face of `ShopSession`: the loop waits for a key, a signal or a change of the store
+/// (the store's change feed reports other processes' changes too), whichever comes
+/// first, hands keys' requests to the session and redraws the rows that changed. Every
+/// `pollInterval` the session reads the store, to show a store that stopped answering;
+/// while it does not answer, the status line says so and the session tries again every
+/// `retryInterval`, the screen staying open. The terminal is restored on every way out:
+/// `q`, Ctrl-D, Ctrl-C, `SIGTERM`, `SIGHUP`, a closed terminal, and a store whose data
+/// cannot be trusted.
 struct FullScreenShop {
   /// How the shop ended.
   enum Ending: Equatable {
@@ -27,8 +29,14 @@ struct FullScreenShop {
     case unavailable
   }
 
-  /// How often the store is read even when its change feed reports nothing.
+  /// How often the store is read even when its change feed reports nothing: to see
+  /// that it stopped answering, and to catch a change that never arrived.
   static let pollInterval: Duration = .seconds(1)
+  /// How often requests the store did not answer are tried again.
+  static let retryInterval: Duration = .milliseconds(500)
+  /// How long an operation waits for another process's lock on an SQLite store before
+  /// the status line says the store is busy; the request is then tried again.
+  static let busyTimeout: Duration = .milliseconds(200)
 
   let context: Context
 
@@ -46,10 +54,15 @@ struct FullScreenShop {
   ///   restored first.
   func run() throws(CLIError) -> Ending {
     let catalog = try context.loadCatalog()
-    let store = try context.openStore(for: catalog)
+    let store = try context.openStore(for: catalog, busyTimeout: Self.busyTimeout)
     let shop = JuiceMaker(name: context.shopName, catalog: catalog, store: store)
-    let session = try ShopSession(shop: shop, texts: context.texts)
-    var state = session.initialState()
+    let wakePipe = WakePipe()
+    let session = try ShopSession(
+      shop: shop, texts: context.texts, strings: context.strings, wake: wakePipe.wake)
+    var state = ShopState(
+      juiceCount: catalog.juices.count, fruitCount: store.fruits.count, levels: session.levels,
+      makeable: session.makeable, answers: session.answers)
+    state.update(from: session)
     let renderer = ShopRenderer(
       texts: context.texts, juices: catalog.juices.map(\.id), fruits: store.fruits)
 
@@ -63,15 +76,25 @@ struct FullScreenShop {
       signals.stop()
     }
     var input = TerminalInput(
-      descriptor: terminal.input, signals: signals, wake: session.changeDescriptor)
+      descriptor: terminal.input, signals: signals, wake: wakePipe.descriptor)
     var screen = ScreenWriter(
       terminal: terminal, colors: ScreenWriter.colorsEnabled(environment: context.environment))
     var size = TerminalSize.of(descriptor: terminal.output) ?? .fallback
     let clock = ContinuousClock()
     var lastPoll = clock.now
+    /// Takes the store's changes and the outcomes of requests that waited.
+    func refresh(probe: Bool) throws(CLIError) {
+      lastPoll = clock.now
+      for outcome in try session.refresh(probe: probe) { state.take(outcome) }
+      state.update(from: session)
+    }
+    /// How long until the session reads the store again: sooner while it does not answer.
+    func interval() -> Duration {
+      session.health == .good && !session.isWaiting ? Self.pollInterval : Self.retryInterval
+    }
     while true {
       screen.draw(renderer.render(state, size: size), size: size)
-      let wait = max(.zero, Self.pollInterval - (clock.now - lastPoll))
+      let wait = max(.zero, interval() - (clock.now - lastPoll))
       for event in input.next(timeout: wait) {
         switch event {
         case .resized:
@@ -82,23 +105,25 @@ struct FullScreenShop {
         case .closed:
           return .quit
         case .woken:
-          lastPoll = clock.now
-          try session.poll(&state)
+          wakePipe.drain()
+          try refresh(probe: false)
         case .key(let key):
           guard let action = state.handle(key) else { break }
           switch action {
           case .quit: return .quit
           case .interrupt: return .signal(SIGINT)
           case .redraw: screen.invalidate()
-          case .order, .setStock:
-            try session.perform(action, on: &state)
-            lastPoll = clock.now
+          case .order(let juice, let count):
+            state.take(try session.submit(.order(juice: juice, count: count)))
+            state.update(from: session)
+          case .setStock(let fruit, let level, let expected):
+            state.take(try session.submit(.setStock(fruit: fruit, level: level, seen: expected)))
+            state.update(from: session)
           }
         }
       }
-      if clock.now - lastPoll >= Self.pollInterval {
-        lastPoll = clock.now
-        try session.poll(&state)
+      if clock.now - lastPoll >= interval() {
+        try refresh(probe: true)
       }
     }
   }

@@ -65,6 +65,8 @@ struct ShopRenderer: Sendable {
       switch dialog {
       case .editStock(let message, _): question = message
       case .quitWithTypedNumber: question = texts.string("tui.quitTyped")
+      case .quitWithWaitingRequests(let count):
+        question = texts.string("tui.quitWaiting", .int(count))
       }
       bottom += question.wrapped(to: width).map { ScreenLine($0, .bad) }
       bottom.append(ScreenLine(buttons(yesChosen: state.yesChosen)))

@@ -1,3 +1,5 @@
+import JuiceMakerKit
+
 /// Everything the full-screen shop shows, and what each key does to it.
 ///
 /// The state holds no store and does no I/O: `handle(_:)` changes the state and returns
@@ -19,6 +21,8 @@ struct ShopState: Hashable, Sendable {
     case editStock(message: String, firstShort: Int?)
     /// Quit without applying the number being typed?
     case quitWithTypedNumber
+    /// Quit while requests wait for the store, without them?
+    case quitWithWaitingRequests(Int)
   }
 
   /// The message under the list.
@@ -45,27 +49,37 @@ struct ShopState: Hashable, Sendable {
   /// The chosen row of the stock screen; `fruitCount` is 닫기.
   var stockRow = 0
   /// Digits typed on the stock screen, not yet applied.
-  var typed = ""
+  var typed = "" {
+    didSet { if typed.isEmpty { typedOver = nil } }
+  }
+  /// The level the chosen row showed when the first digit was typed: the level the
+  /// typed number replaces, which the store must still hold when it is applied.
+  private(set) var typedOver: Int?
   /// Digits typed on the order screen to choose a row.
   var rowDigits = ""
   var message: Message?
   var dialog: Dialog?
   /// Whether the Yes button of the dialog is chosen.
   var yesChosen = true
-  /// What another shop just did.
+  /// What another shop just did, or the store's health while it does not answer.
   var status: String?
+  /// How many requests wait for the store to answer.
+  var waiting = 0
   /// Whether the list of keys is shown.
   var showsKeys = false
+  /// The words a key may answer a question with.
+  let answers: AnswerWords
 
   /// The largest count of one order, and the most digits a typed level may have.
   static let largestCount = 99
   static let longestTypedNumber = 9
 
-  init(juiceCount: Int, fruitCount: Int, levels: [Int], makeable: [Int]) {
+  init(juiceCount: Int, fruitCount: Int, levels: [Int], makeable: [Int], answers: AnswerWords) {
     self.juiceCount = juiceCount
     self.fruitCount = fruitCount
     self.levels = levels
     self.makeable = makeable
+    self.answers = answers
   }
 
   // MARK: - Keys
@@ -77,7 +91,7 @@ struct ShopState: Hashable, Sendable {
     switch key {
     case .interrupt: return .interrupt
     case .redraw: return .redraw
-    case .endOfInput where dialog == nil && typed.isEmpty: return .quit
+    case .endOfInput where dialog == nil && typed.isEmpty: return quit()
     default: break
     }
     if showsKeys {
@@ -100,9 +114,11 @@ struct ShopState: Hashable, Sendable {
     case .left, .right, .tab, .character("h"), .character("l"):
       yesChosen.toggle()
       return nil
-    case .character("y"), .character("Y"), .character("예"):
-      return answer(yes: true)
-    case .character("n"), .character("N"), .escape, .endOfInput:
+    case .character(let character):
+      // One key, one word: y or n, and 예, 네 or 아니 from a Korean input method.
+      guard let yes = answers.answer(String(character)) else { return nil }
+      return answer(yes: yes)
+    case .escape, .endOfInput:
       return answer(yes: false)
     case .enter:
       return answer(yes: yesChosen)
@@ -119,7 +135,7 @@ struct ShopState: Hashable, Sendable {
       message = nil
       if yes { openStock(at: firstShort ?? 0) }
       return nil
-    case .quitWithTypedNumber:
+    case .quitWithTypedNumber, .quitWithWaitingRequests:
       return yes ? .quit : nil
     }
   }
@@ -142,7 +158,7 @@ struct ShopState: Hashable, Sendable {
     case .pageUp: count = min(Self.largestCount, count + 10)
     case .pageDown: count = max(1, count - 10)
     case .character("s"), .character("S"): openStock(at: 0)
-    case .character("q"), .character("Q"): return .quit
+    case .character("q"), .character("Q"): return quit()
     case .escape: message = nil
     case .enter:
       if orderRow == juiceCount {
@@ -174,6 +190,7 @@ struct ShopState: Hashable, Sendable {
     if case .character(let character) = key, let digit = character.wholeNumberValue,
       character.isASCII, stockRow < fruitCount
     {
+      if typed.isEmpty { typedOver = levels[stockRow] }
       if typed.count < Self.longestTypedNumber, !(typed == "0") {
         typed += String(digit)
       } else if typed == "0" {
@@ -207,18 +224,28 @@ struct ShopState: Hashable, Sendable {
       typed = ""
       closeStock()
     case .character("q"), .character("Q"):
-      if typed.isEmpty { return .quit }
+      if typed.isEmpty { return quit() }
       dialog = .quitWithTypedNumber
       yesChosen = false
     case .enter:
       if stockRow == fruitCount {
         closeStock()
       } else if let level = Int(typed) {
+        // Against the level the number was typed over, not one that arrived meanwhile.
+        let seen = typedOver ?? levels[stockRow]
         typed = ""
-        return .setStock(fruit: stockRow, level: level, expected: levels[stockRow])
+        return .setStock(fruit: stockRow, level: level, expected: seen)
       }
     default: break
     }
+    return nil
+  }
+
+  /// Quits, or asks first while requests wait for the store: quitting drops them.
+  private mutating func quit() -> ShopAction? {
+    guard waiting > 0 else { return .quit }
+    dialog = .quitWithWaitingRequests(waiting)
+    yesChosen = false
     return nil
   }
 
@@ -226,8 +253,7 @@ struct ShopState: Hashable, Sendable {
     guard stockRow < fruitCount else { return nil }
     typed = ""
     let current = levels[stockRow]
-    let (sum, overflow) = current.addingReportingOverflow(amount)
-    let target = overflow ? current : max(0, sum)
+    let target = max(0, StockLedger.adding(amount, to: current) ?? current)
     guard target != current else { return nil }
     return .setStock(fruit: stockRow, level: target, expected: current)
   }
@@ -273,6 +299,23 @@ struct ShopState: Hashable, Sendable {
   mutating func update(levels: [Int], makeable: [Int]) {
     self.levels = levels
     self.makeable = makeable
+  }
+
+  /// Takes the session's levels, makeable counts and status line.
+  mutating func update(from session: ShopSession) {
+    update(levels: session.levels, makeable: session.makeable)
+    status = session.status
+    waiting = session.waitingCount
+  }
+
+  /// Shows how a request ended.
+  mutating func take(_ outcome: ShopOutcome) {
+    switch outcome {
+    case .served(let text): ordered(text)
+    case .refused(let text, let shortFruits): refused(text, shortFruits: shortFruits)
+    case .updated(let text), .waiting(let text): show(text, .info)
+    case .stale(let text), .rejected(let text): show(text, .bad)
+    }
   }
 }
 

@@ -13,6 +13,12 @@ import Testing
 ///
 /// The pane runs `juice-maker`, then prints `exit=STATUS` and the output of `stty -a`,
 /// and stays open, so a test can check how the program left the terminal.
+///
+/// Waiting for the screen polls on a thread of its own, not on the test's task: inside
+/// the whole suite, tests that block their threads (fuzzing, process runs, kill loops)
+/// can hold every thread of Swift's cooperative pool for longer than a wait lasts, and
+/// a wait polled from the pool woke only after its deadline, holding the capture it
+/// took at the start, blank, before the program had drawn.
 final class TmuxPane: Sendable {
   /// The `tmux` executable on `PATH`, if any.
   static let executable: String? = {
@@ -44,12 +50,13 @@ final class TmuxPane: Sendable {
   /// - Parameters:
   ///   - arguments: The arguments after `--store STORE`.
   ///   - sandbox: Gives the store, `HOME` and the environment.
+  ///   - store: The store to use instead of the sandbox's, such as a PostgreSQL URI.
   ///   - width: The pane's columns.
   ///   - height: The pane's rows.
   ///   - environment: Variables to set in the pane, such as `TERM=dumb` or `NO_COLOR=1`.
   init(
-    _ arguments: [String], in sandbox: Sandbox, width: Int = 80, height: Int = 24,
-    environment changes: [String: String] = [:]
+    _ arguments: [String], in sandbox: Sandbox, store: String? = nil, width: Int = 80,
+    height: Int = 24, environment changes: [String: String] = [:]
   ) throws {
     tmux = try #require(
       Self.executable, "tmux is not installed; the full-screen tests need it (apt-get install tmux)"
@@ -65,7 +72,7 @@ final class TmuxPane: Sendable {
     environment["TERM"] = "xterm-256color"
     self.environment = environment
     let exports = changes.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quoted($0.value))" }
-    let program = ([binary.path, "--store", sandbox.store] + arguments).map(Self.quoted)
+    let program = ([binary.path, "--store", store ?? sandbox.store] + arguments).map(Self.quoted)
     let inner =
       "echo $$ > \(Self.quoted(pidFile)); exec env \(exports.joined(separator: " ")) "
       + program.joined(separator: " ")
@@ -123,16 +130,14 @@ final class TmuxPane: Sendable {
   @discardableResult
   func waitFor(
     _ what: String, timeout: Duration = TmuxPane.timeout,
-    sourceLocation: SourceLocation = #_sourceLocation, _ condition: ([String]) -> Bool
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ condition: @escaping @Sendable ([String]) -> Bool
   ) async throws -> [String] {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    var screen: [String] = []
-    while clock.now < deadline {
-      screen = try capture()
-      if condition(screen) { return screen }
-      try await Task.sleep(for: .milliseconds(25))
+    let (met, screen) = await Self.poll(timeout: timeout) {
+      let screen = (try? self.capture()) ?? []
+      return (condition(screen), screen)
     }
+    if met { return screen }
     Issue.record(
       "the screen did not show \(what) within \(timeout):\n\(screen.joined(separator: "\n"))",
       sourceLocation: sourceLocation)
@@ -150,6 +155,17 @@ final class TmuxPane: Sendable {
     }
   }
 
+  /// Waits until no row of the screen contains `text`, and returns it.
+  @discardableResult
+  func waitFor(
+    noText text: String, timeout: Duration = TmuxPane.timeout,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws -> [String] {
+    try await waitFor("no “\(text)”", timeout: timeout, sourceLocation: sourceLocation) {
+      !$0.isEmpty && !$0.contains { $0.contains(text) }
+    }
+  }
+
   /// The program's exit status and the terminal modes `stty -a` printed after it ended.
   func waitForExit() async throws -> (status: Int, stty: Set<String>) {
     let screen = try await waitFor("the program's end") { screen in
@@ -161,14 +177,36 @@ final class TmuxPane: Sendable {
     return (status, Set(words.map(String.init)))
   }
 
-  private func waitForValue<T>(_ value: () -> T?) async throws -> T {
-    let clock = ContinuousClock()
-    let deadline = clock.now + Self.timeout
-    while clock.now < deadline {
-      if let value = value() { return value }
-      try await Task.sleep(for: .milliseconds(25))
+  private func waitForValue<T: Sendable>(_ value: @escaping @Sendable () -> T?) async throws -> T {
+    let (_, found) = await Self.poll(timeout: Self.timeout) {
+      let found = value()
+      return (found != nil, found)
     }
-    throw TimedOut()
+    guard let found else { throw TimedOut() }
+    return found
+  }
+
+  /// Runs `attempt` every 25 ms on a thread of its own until it reports success or
+  /// `timeout` passes, and gives its last result; the attempt after the deadline is
+  /// always made, so a late start cannot end with a stale result.
+  private static func poll<T: Sendable>(
+    timeout: Duration, _ attempt: @escaping @Sendable () -> (Bool, T)
+  ) async -> (Bool, T) {
+    await withCheckedContinuation { continuation in
+      let thread = Thread {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while true {
+          let result = attempt()
+          if result.0 || clock.now >= deadline {
+            continuation.resume(returning: result)
+            return
+          }
+          Thread.sleep(forTimeInterval: 0.025)
+        }
+      }
+      thread.start()
+    }
   }
 
   struct TimedOut: Error {}
