@@ -53,6 +53,15 @@ public struct CLI {
   ///
   /// - Returns: The exit code; see `ExitCode`.
   public nonisolated(nonsending) func run() async -> ExitCode {
+    var changesStore = false
+    let (code, texts, json) = await run(changesStore: &changesStore)
+    return finished(code, texts: texts, json: json, changedStore: changesStore)
+  }
+
+  /// Runs the command, leaving the check of its output to `finished`.
+  private nonisolated(nonsending) func run(changesStore: inout Bool) async -> (
+    ExitCode, Texts?, Bool
+  ) {
     let line = ParsedCommandLine.parse(
       arguments, commands: Commands.all, global: GlobalOptions.all)
     let json = line.isSet(GlobalOptions.json)
@@ -66,7 +75,7 @@ public struct CLI {
       catalogFiles = try DataLayers.catalogs(given: given, environment: environment)
       strings = try DataLayers.loadStrings(catalogFiles)
     } catch {
-      return report(.invalidStrings(error), texts: nil, json: json)
+      return (report(.invalidStrings(error), texts: nil, json: json), nil, json)
     }
     let language = Localizer.preferredLanguage(
       arguments: line.text(GlobalOptions.lang.spec), environment: environment)
@@ -84,7 +93,7 @@ public struct CLI {
             ? JSONOutput.encode(["version": Self.version, "data": DataLayers.builtInVersion])
             : "juice-maker \(Self.version)\n"
               + texts.string("version.data", .string(DataLayers.builtInVersion)) + "\n")
-        return .success
+        return (.success, texts, json)
       }
       if global.help {
         let help =
@@ -92,7 +101,7 @@ public struct CLI {
           ? HelpText.overview(commands: Commands.all, texts: texts)
           : HelpText.text(for: line.definition, texts: texts)
         output.write(json ? JSONOutput.encode(["help": help]) : help)
-        return .success
+        return (.success, texts, json)
       }
       if json, !line.definition.takesJSON {
         throw .optionNotApplicable(
@@ -103,12 +112,34 @@ public struct CLI {
         global: global, environment: environment, catalogFiles: catalogFiles, strings: strings,
         texts: texts, output: output, errorOutput: errorOutput)
       let command = try (line.command ?? ShopCommand.self).init(parsing: line, context: context)
+      changesStore = command.changesStore
       var input = input
       try await command.run(input: &input)
-      return .success
+      return (.success, texts, json)
     } catch {
-      return report(error, texts: texts, json: json)
+      return (report(error, texts: texts, json: json), texts, json)
     }
+  }
+
+  /// The exit code once every write is checked: a failed write to standard output or
+  /// standard error ends the command with exit 74, said on the stream that still works.
+  ///
+  /// What the command did to the store stands (the journal is the truth); the message
+  /// then says to look at `history`. With `--json`, a failure of standard error alone
+  /// adds nothing to the document already written.
+  private func finished(_ code: ExitCode, texts: Texts?, json: Bool, changedStore: Bool)
+    -> ExitCode
+  {
+    guard let failure = output.failure ?? errorOutput.failure else { return code }
+    let error = CLIError.outputFailed(failure, changedStore: changedStore)
+    let message = texts.map { error.message($0) } ?? error.code
+    switch failure.stream {
+    case .standardOutput:
+      errorOutput.write(message + "\n")
+    case .standardError:
+      if !json { output.write(message + "\n") }
+    }
+    return error.exitCode
   }
 
   /// Writes an error: a JSON document to standard output with `--json`, else one

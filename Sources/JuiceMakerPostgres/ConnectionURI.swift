@@ -11,8 +11,8 @@ import CLibPQ
 /// (a `?` does not end the search), and the password runs from the first `:` of the user
 /// info to that `@`. A URI with more than one `@` there, or with a `?` before its `@`, is
 /// one libpq reads differently from what its writer most likely meant (an `@` in a
-/// password that should have been `%40`): ``isAmbiguous`` tells, and everything up to
-/// the last `@` is hidden.
+/// password that should have been `%40`): ``isAmbiguous`` tells, and all of it but the
+/// scheme is hidden.
 package struct ConnectionURI: Hashable, Sendable {
   /// The URI as given, handed to libpq only.
   let text: String
@@ -52,11 +52,13 @@ package struct ConnectionURI: Hashable, Sendable {
       let userInfo = rest[..<firstAt]
       isAmbiguous = ats.count > 1 || userInfo.contains("?")
       if isAmbiguous {
-        // Both readings hidden: everything before the last `@` may be a password.
+        // No reading can be trusted to find the password: all of it is hidden.
         secrets.append(contentsOf: rest[..<lastAt].split(separator: "@").map(String.init))
         secrets.append(String(rest[..<lastAt]))
-        shown += "***"
-        remainder = rest[lastAt...]
+        secrets.append(String(rest))
+        self.redacted = shown + "***"
+        self.secrets = Self.ordered(secrets + Self.secretsAsLibpqReadsThem(text))
+        return
       } else if let colon = userInfo.firstIndex(of: ":") {
         secrets.append(String(userInfo[userInfo.index(after: colon)...]))
         shown += String(userInfo[...colon]) + "***"
@@ -82,16 +84,20 @@ package struct ConnectionURI: Hashable, Sendable {
       shown += remainder
     }
     self.redacted = shown
-    secrets.append(contentsOf: Self.secretsAsLibpqReadsThem(text))
+    self.secrets = Self.ordered(secrets + Self.secretsAsLibpqReadsThem(text))
+  }
+
+  /// The secrets, each also percent-decoded, longest first, so that a password
+  /// containing another is replaced whole.
+  private static func ordered(_ secrets: [String]) -> [String] {
     var all: Set<String> = []
     for secret in secrets where !secret.isEmpty {
       all.insert(secret)
-      if let decoded = Self.percentDecoded(secret), !decoded.isEmpty {
+      if let decoded = percentDecoded(secret), !decoded.isEmpty {
         all.insert(decoded)
       }
     }
-    // Longest first, so that a password containing another is replaced whole.
-    self.secrets = all.sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
+    return all.sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
   }
 
   /// Why libpq cannot read the URI, or `nil` when it can.

@@ -23,11 +23,11 @@ struct Context {
     try DataLayers.packs(given: global.recipes, environment: environment)
   }
 
-  /// The store file: `--store`, `JUICE_MAKER_STORE`, or `store.sqlite` under
+  /// The store: `--store`, `JUICE_MAKER_STORE`, or the file `store.sqlite` under
   /// `$XDG_STATE_HOME/juice-maker/` (else `~/.local/state/juice-maker/`).
-  var storePath: String {
-    if let path = global.store ?? global.storeVariable {
-      return path
+  var store: StoreAddress {
+    if let address = global.store ?? global.storeVariable {
+      return address
     }
     let state: String
     if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
@@ -36,7 +36,7 @@ struct Context {
       let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
       state = home + "/.local/state"
     }
-    return state + "/juice-maker/store.sqlite"
+    return StoreAddress(defaultPath: state + "/juice-maker/store.sqlite")
   }
 
   /// Loads the packs.
@@ -46,14 +46,15 @@ struct Context {
 
   /// Opens the durable store for the catalog's fruits.
   func openStore(for catalog: Catalog) throws(CLIError) -> FruitStore {
+    let address = store
     do {
-      let location = storePath
-      if PostgresStockStorage.isConnectionURI(location) {
-        return FruitStore(storage: try PostgresStockStorage(uri: location, fruits: catalog.fruits))
+      if address.isURI {
+        return FruitStore(
+          storage: try PostgresStockStorage(uri: address.text, fruits: catalog.fruits))
       }
-      return FruitStore(storage: try SQLiteStockStorage(path: location, fruits: catalog.fruits))
+      return FruitStore(storage: try SQLiteStockStorage(path: address.text, fruits: catalog.fruits))
     } catch {
-      throw CLIError(error)
+      throw CLIError(error).scrubbed(by: address)
     }
   }
 
