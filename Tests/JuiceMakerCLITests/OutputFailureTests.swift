@@ -57,6 +57,18 @@ struct OutputFailureTests {
       "\(outcome)")
   }
 
+  /// A reader that went away still ends the command by `SIGPIPE`, as it ends `cat`.
+  @Test func aClosedPipeStillEndsTheCommandBySIGPIPE() async throws {
+    let sandbox = try Sandbox()
+    let binary = try #require(Paths.binary, "juice-maker is not built")
+    let outcome = try await sandbox.run(
+      [
+        "-c", "{ sleep 0.3; exec \"$0\" \"$@\"; } | true; exit ${PIPESTATUS[0]}", binary.path,
+        "--store", sandbox.store, "menu",
+      ], useStore: false, binary: URL(fileURLWithPath: "/bin/bash"))
+    #expect(outcome.status == 141, "\(outcome)")
+  }
+
   @Test func aClosedStandardOutputIsNeverTheStore() async throws {
     let sandbox = try Sandbox()
     // Closed before the store opens: the store must not be given descriptor 1.
