@@ -57,6 +57,28 @@ struct OutputFailureTests {
       "\(outcome)")
   }
 
+  /// A file that fills up part way through the document (here at 34 KiB, by `ulimit -f`)
+  /// is left as it was, not holding the first kibibytes of it.
+  @Test func aJSONDocumentIsWrittenWholeOrNotAtAll() async throws {
+    let sandbox = try Sandbox()
+    // 150 entries: about 36 KB of JSON, from a store of 32 KiB that the limit still lets
+    // SQLite open.
+    for _ in 0..<150 {
+      #expect(await sandbox.runInProcess(["stock", "add", "kiwi", "1"]).status == 0)
+    }
+    let binary = try #require(Paths.binary, "juice-maker is not built")
+    let file = sandbox.path("history.json")
+    let outcome = try await sandbox.run(
+      [
+        "-c", "trap '' XFSZ; ulimit -f 34; exec \"$0\" \"$@\" >\"$OUT\"", binary.path,
+        "--store", sandbox.store, "--json", "history", "--limit", "150",
+      ], environment: ["OUT": file], useStore: false, binary: URL(fileURLWithPath: "/bin/bash"))
+    #expect(outcome.status == 74, "\(outcome)")
+    #expect(outcome.stderr.contains("standard output"), "\(outcome)")
+    let written = try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int
+    #expect(written == 0)
+  }
+
   /// A reader that went away still ends the command by `SIGPIPE`, as it ends `cat`.
   @Test func aClosedPipeStillEndsTheCommandBySIGPIPE() async throws {
     let sandbox = try Sandbox()

@@ -51,7 +51,8 @@ public struct OutputFailure: Error, Equatable, Sendable {
 ///
 /// Each `write(_:)` is one piece of text written whole or not at all, as far as the
 /// descriptor allows: a write that fails part way into a regular file (a full disk) is
-/// cut back to where it started, so a `--json` document is never left truncated.
+/// cut back to where it started, so a `--json` document is not left truncated (unless
+/// the file is open for appending, which other processes may share).
 public struct FileDescriptorOutput: TextOutput {
   private let descriptor: Int32
   private let stream: OutputFailure.Stream
@@ -100,10 +101,15 @@ public struct FileDescriptorOutput: TextOutput {
     bytes.removeAll()
   }
 
-  /// Removes a partial write from a regular file.
+  /// Removes a partial write from a regular file this process writes at its own offset.
+  ///
+  /// A file opened for appending is left as it is: other processes may have appended
+  /// after `start`, and cutting back would remove their lines.
   private func cutBack(to start: off_t) {
     var status = stat()
-    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return }
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+      fcntl(descriptor, F_GETFL) & O_APPEND == 0
+    else { return }
     _ = ftruncate(descriptor, start)
   }
 
