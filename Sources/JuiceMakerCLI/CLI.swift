@@ -1,5 +1,6 @@
 public import Foundation
 import JuiceMakerKit
+import JuiceMakerPostgres
 import JuiceMakerSQLite
 
 /// The `juice-maker` command: parses a command line, runs it, and returns its exit code.
@@ -82,7 +83,7 @@ public struct CLI {
     let localizer = strings.localizer(for: language)
     let texts = Texts(localizer: localizer)
     if let warning = localizer.fallbackWarning {
-      errorOutput.write(Texts.shown(warning.description) + "\n")
+      errorOutput.write(scrubbed(Texts.shown(warning.description)) + "\n")
     }
     do throws(CLIError) {
       if let problem = line.problem { throw problem }
@@ -132,7 +133,7 @@ public struct CLI {
   {
     guard let failure = output.failure ?? errorOutput.failure else { return code }
     let error = CLIError.outputFailed(failure, changedStore: changedStore)
-    let message = texts.map { error.message($0) } ?? error.code
+    let message = scrubbed(texts.map { error.message($0) } ?? error.code)
     switch failure.stream {
     case .standardOutput:
       errorOutput.write(message + "\n")
@@ -146,13 +147,24 @@ public struct CLI {
   /// message to standard error.
   private func report(_ error: CLIError, texts: Texts?, json: Bool) -> ExitCode {
     if case .alreadyReported(let code) = error { return code }
-    let message = texts.map { error.message($0) } ?? error.fallbackMessage
+    let message = scrubbed(texts.map { error.message($0) } ?? error.fallbackMessage)
     if json {
-      output.write(JSONOutput.encode(ErrorDocument(error: error, message: message)))
+      var document = ErrorDocument(error: error, message: message)
+      document.problems = document.problems?.map(scrubbed)
+      output.write(JSONOutput.encode(document))
     } else {
       errorOutput.write(message + "\n")
     }
     return error.exitCode
+  }
+
+  /// `message` without the password of any PostgreSQL URI on the command line or in a
+  /// `JUICE_MAKER_*` variable, however the message came to quote it: messages redact the
+  /// URIs they quote (`Texts.shown`), and this catches one quoted in another form, such
+  /// as a `--localization` URI made into an absolute path.
+  private func scrubbed(_ message: String) -> String {
+    let variables = environment.filter { $0.key.hasPrefix("JUICE_MAKER_") }.map(\.value)
+    return ConnectionURI.scrub(message, ofEveryURIIn: arguments + variables)
   }
 }
 

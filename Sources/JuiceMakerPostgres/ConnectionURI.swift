@@ -121,17 +121,58 @@ package struct ConnectionURI: Hashable, Sendable {
     return message
   }
 
-  /// `text` with every PostgreSQL URI in it redacted: from a scheme to the end of the
-  /// text, which is how the command line hands one over (a whole argument or value).
+  /// `text` with every PostgreSQL URI in it redacted, each read from its scheme to the
+  /// next scheme or the end of the text: how the command line hands one over (a whole
+  /// argument or value), and how a message quotes one.
   ///
   /// ```swift
   /// ConnectionURI.redactingURIs(in: "--store postgresql://u:pw@h/d")
   /// // --store postgresql://u:***@h/d
   /// ```
+  ///
+  /// - Complexity: O(*n*) for text of *n* bytes without `://`.
   package static func redactingURIs(in text: String) -> String {
-    guard let start = text.indices.first(where: { isURI(String(text[$0...].prefix(13))) })
-    else { return text }
-    return String(text[..<start]) + ConnectionURI(String(text[start...])).redacted
+    guard mayHoldURI(text) else { return text }
+    let uris = uris(in: text)
+    let quoted = uris.reduce(0) { $0 + $1.text.count }
+    return String(text.dropLast(quoted)) + uris.map(\.redacted).joined()
+  }
+
+  /// `message` with the passwords of every PostgreSQL URI in `texts` replaced by `***`:
+  /// the last line of defence for a message that quotes a URI in another form than it
+  /// was given (a path made absolute and standardized, `postgresql:/u:pw@h`).
+  ///
+  /// - Complexity: O(*n*) for texts of *n* bytes without `://`.
+  package static func scrub(_ message: String, ofEveryURIIn texts: [String]) -> String {
+    var message = message
+    for text in texts where mayHoldURI(text) {
+      for uri in uris(in: text) {
+        message = uri.scrub(message)
+      }
+    }
+    return message
+  }
+
+  /// Every URI in `text`, each read from its scheme to the next scheme or the end.
+  private static func uris(in text: String) -> [ConnectionURI] {
+    let starts = text.indices.filter { index in
+      (text[index] == "p" || text[index] == "P") && isURI(String(text[index...].prefix(13)))
+    }
+    return zip(starts, starts.dropFirst() + [text.endIndex]).map {
+      ConnectionURI(String(text[$0..<$1]))
+    }
+  }
+
+  /// Whether `text` holds `://` at all, checked without allocating.
+  private static func mayHoldURI(_ text: String) -> Bool {
+    var previous: (UInt8, UInt8) = (0, 0)
+    for byte in text.utf8 {
+      if previous == (UInt8(ascii: ":"), UInt8(ascii: "/")) && byte == UInt8(ascii: "/") {
+        return true
+      }
+      previous = (previous.1, byte)
+    }
+    return false
   }
 
   /// The passwords libpq itself reads from the URI, when it can read it.

@@ -99,6 +99,22 @@ struct SecretTests {
     }
   }
 
+  /// A URI given where no store is expected is still never echoed with its password.
+  @Test func aURIAnywhereOnTheCommandLineIsShownRedacted() async throws {
+    let uri = "postgresql://shop:\(Self.password)@127.0.0.1:1/juice?sslmode=disable"
+    for arguments in [
+      ["--recipes", uri, "menu"], ["--json", "--recipes", uri, "menu"],
+      ["--localization", uri, "menu"], ["--json", "--localization", uri, "menu"],
+      ["--" + uri, "menu"], [uri], ["order", uri], ["--json", "stock", "add", uri, "1"],
+      ["menu", "--store=" + uri, "--store=" + uri],
+    ] {
+      let outcome = try await JuiceMakerRun.run(arguments, store: nil)
+      #expect([64, 65, 74].contains(outcome.status), "\(arguments): \(outcome)")
+      expectNoSecret(outcome, arguments)
+      #expect((outcome.stdout + outcome.stderr).contains("***"), "\(arguments): \(outcome)")
+    }
+  }
+
   @Test func anAtInThePasswordIsRefusedWithoutShowingAnyOfIt() async throws {
     let server = try Postgres.server()
     for store in [

@@ -1,5 +1,4 @@
 import JuiceMakerKit
-import JuiceMakerPostgres
 
 /// Why a command did not do what was asked. Each case knows its exit code, its
 /// JSON error code, and the catalog key of its message.
@@ -130,13 +129,11 @@ enum CLIError: Error, Equatable, Sendable {
     }
   }
 
-  /// The message in the user's language, names and inputs escaped for a terminal.
+  /// The message in the user's language, names and inputs escaped for a terminal and any
+  /// store URI they hold redacted (`Texts.shown`).
   func message(_ texts: Texts) -> String {
     let l = texts.localizer
-    // Any PostgreSQL URI an argument holds is shown redacted, whichever message quotes it.
-    func s(_ text: String) -> LocalizedArgument {
-      .string(texts.shown(ConnectionURI.redactingURIs(in: text)))
-    }
+    func s(_ text: String) -> LocalizedArgument { .string(texts.shown(text)) }
     switch self {
     case .unknownCommand(let name):
       return l.string("error.unknownCommand", s(name))
