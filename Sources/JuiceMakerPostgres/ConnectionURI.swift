@@ -122,20 +122,42 @@ package struct ConnectionURI: Hashable, Sendable {
   }
 
   /// `text` with every PostgreSQL URI in it redacted, each read from its scheme to the
-  /// next scheme or the end of the text: how the command line hands one over (a whole
-  /// argument or value), and how a message quotes one.
+  /// next white space, quotation mark or scheme: how a message quotes one.
   ///
   /// ```swift
-  /// ConnectionURI.redactingURIs(in: "--store postgresql://u:pw@h/d")
-  /// // --store postgresql://u:***@h/d
+  /// ConnectionURI.redactingURIs(in: "--store “postgresql://u:pw@h/d” twice")
+  /// // --store “postgresql://u:***@h/d” twice
   /// ```
+  ///
+  /// A URI with raw white space in its password is cut there; `scrub(_:ofEveryURIIn:)`
+  /// with the URI as given catches the rest.
   ///
   /// - Complexity: O(*n*) for text of *n* bytes without `://`.
   package static func redactingURIs(in text: String) -> String {
     guard mayHoldURI(text) else { return text }
-    let uris = uris(in: text)
-    let quoted = uris.reduce(0) { $0 + $1.text.count }
-    return String(text.dropLast(quoted)) + uris.map(\.redacted).joined()
+    var result = ""
+    var rest = Substring(text)
+    while let start = firstURI(in: rest) {
+      result += rest[..<start]
+      let afterScheme = rest.index(start, offsetBy: 11)
+      let end =
+        rest[afterScheme...].firstIndex { $0.isWhitespace || uriEnds.contains($0) }
+        ?? rest.endIndex
+      let next = firstURI(in: rest[afterScheme..<end]) ?? end
+      result += ConnectionURI(String(rest[start..<next])).redacted
+      rest = rest[next...]
+    }
+    return result + rest
+  }
+
+  /// The characters that end a URI a message quotes.
+  private static let uriEnds: Set<Character> = ["“", "”", "\"", "'", "«", "»", "「", "」"]
+
+  /// Where the first URI of `text` starts.
+  private static func firstURI(in text: Substring) -> Substring.Index? {
+    text.indices.first { index in
+      (text[index] == "p" || text[index] == "P") && isURI(String(text[index...].prefix(13)))
+    }
   }
 
   /// `message` with the passwords of every PostgreSQL URI in `texts` replaced by `***`:
@@ -155,12 +177,15 @@ package struct ConnectionURI: Hashable, Sendable {
 
   /// Every URI in `text`, each read from its scheme to the next scheme or the end.
   private static func uris(in text: String) -> [ConnectionURI] {
-    let starts = text.indices.filter { index in
-      (text[index] == "p" || text[index] == "P") && isURI(String(text[index...].prefix(13)))
+    var uris: [ConnectionURI] = []
+    var rest = Substring(text)
+    while let start = firstURI(in: rest) {
+      let afterScheme = rest.index(start, offsetBy: 11)
+      let next = firstURI(in: rest[afterScheme...]) ?? rest.endIndex
+      uris.append(ConnectionURI(String(rest[start..<next])))
+      rest = rest[next...]
     }
-    return zip(starts, starts.dropFirst() + [text.endIndex]).map {
-      ConnectionURI(String(text[$0..<$1]))
-    }
+    return uris
   }
 
   /// Whether `text` holds `://` at all, checked without allocating.

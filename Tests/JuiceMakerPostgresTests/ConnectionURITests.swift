@@ -63,4 +63,22 @@ struct ConnectionURISplitTests {
         == "--store PostgreSQL://u:***@h/d")
     #expect(ConnectionURI.redactingURIs(in: "kiwi-juice") == "kiwi-juice")
   }
+
+  @Test func redactsEveryURIAMessageQuotesAndNothingAfterIt() {
+    #expect(
+      ConnectionURI.redactingURIs(
+        in: "Options --store postgresql://u:pw1@h/d and --store postgres://v:pw2@k clash.")
+        == "Options --store postgresql://u:***@h/d and --store postgres://v:***@k clash.")
+    // A URI without a path, then an `@` in the words after it: the words stay.
+    let message = "--store “postgresql://***” has more than one @ before its host."
+    #expect(ConnectionURI.redactingURIs(in: message) == message)
+  }
+
+  @Test func scrubsThePasswordsOfEveryURIGiven() {
+    #expect(
+      ConnectionURI.scrub(
+        "/work/postgresql:/u:pw1@h/d?password=pw2: no such directory",
+        ofEveryURIIn: ["--localization", "postgresql://u:pw1@h/d?password=pw2"])
+        == "/work/postgresql:/u:***@h/d?password=***: no such directory")
+  }
 }
