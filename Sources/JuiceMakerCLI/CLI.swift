@@ -1,5 +1,6 @@
 public import Foundation
 import JuiceMakerKit
+import JuiceMakerPostgres
 import JuiceMakerSQLite
 
 /// The `juice-maker` command: parses a command line, runs it, and returns its exit code.
@@ -61,6 +62,15 @@ public struct CLI {
         CompletionCandidates.output(arguments: arguments.dropFirst(), environment: environment))
       return .success
     }
+    var changesStore = false
+    let (code, texts, json) = await run(changesStore: &changesStore)
+    return finished(code, texts: texts, json: json, changedStore: changesStore)
+  }
+
+  /// Runs the command, leaving the check of its output to `finished`.
+  private nonisolated(nonsending) func run(changesStore: inout Bool) async -> (
+    ExitCode, Texts?, Bool
+  ) {
     let line = ParsedCommandLine.parse(
       arguments, commands: Commands.all, global: GlobalOptions.all)
     let json = line.isSet(GlobalOptions.json)
@@ -74,14 +84,14 @@ public struct CLI {
       catalogFiles = try DataLayers.catalogs(given: given, environment: environment)
       strings = try DataLayers.loadStrings(catalogFiles)
     } catch {
-      return report(.invalidStrings(error), texts: nil, json: json)
+      return (report(.invalidStrings(error), texts: nil, json: json), nil, json)
     }
     let language = Localizer.preferredLanguage(
       arguments: line.text(GlobalOptions.lang.spec), environment: environment)
     let localizer = strings.localizer(for: language)
     let texts = Texts(localizer: localizer)
     if let warning = localizer.fallbackWarning {
-      errorOutput.write(Texts.shown(warning.description) + "\n")
+      errorOutput.write(scrubbed(Texts.shown(warning.description)) + "\n")
     }
     do throws(CLIError) {
       if let problem = line.problem { throw problem }
@@ -92,7 +102,7 @@ public struct CLI {
             ? JSONOutput.encode(["version": Self.version, "data": DataLayers.builtInVersion])
             : "juice-maker \(Self.version)\n"
               + texts.string("version.data", .string(DataLayers.builtInVersion)) + "\n")
-        return .success
+        return (.success, texts, json)
       }
       if global.help {
         let help =
@@ -100,7 +110,7 @@ public struct CLI {
           ? HelpText.overview(commands: Commands.all, texts: texts)
           : HelpText.text(for: line.definition, texts: texts)
         output.write(json ? JSONOutput.encode(["help": help]) : help)
-        return .success
+        return (.success, texts, json)
       }
       if json, !line.definition.takesJSON {
         throw .optionNotApplicable(
@@ -111,25 +121,58 @@ public struct CLI {
         global: global, environment: environment, catalogFiles: catalogFiles, strings: strings,
         texts: texts, output: output, errorOutput: errorOutput)
       let command = try (line.command ?? ShopCommand.self).init(parsing: line, context: context)
+      changesStore = command.changesStore
       var input = input
       try await command.run(input: &input)
-      return .success
+      return (.success, texts, json)
     } catch {
-      return report(error, texts: texts, json: json)
+      return (report(error, texts: texts, json: json), texts, json)
     }
+  }
+
+  /// The exit code once every write is checked: a failed write to standard output or
+  /// standard error ends the command with exit 74, said on the stream that still works.
+  ///
+  /// What the command did to the store stands (the journal is the truth); the message
+  /// then says to look at `history`. With `--json`, a failure of standard error alone
+  /// adds nothing to the document already written.
+  private func finished(_ code: ExitCode, texts: Texts?, json: Bool, changedStore: Bool)
+    -> ExitCode
+  {
+    guard let failure = output.failure ?? errorOutput.failure else { return code }
+    let error = CLIError.outputFailed(failure, changedStore: changedStore)
+    let message = scrubbed(texts.map { error.message($0) } ?? error.code)
+    switch failure.stream {
+    case .standardOutput:
+      errorOutput.write(message + "\n")
+    case .standardError:
+      if !json { output.write(message + "\n") }
+    }
+    return error.exitCode
   }
 
   /// Writes an error: a JSON document to standard output with `--json`, else one
   /// message to standard error.
   private func report(_ error: CLIError, texts: Texts?, json: Bool) -> ExitCode {
     if case .alreadyReported(let code) = error { return code }
-    let message = texts.map { error.message($0) } ?? error.fallbackMessage
+    let message = scrubbed(texts.map { error.message($0) } ?? error.fallbackMessage)
     if json {
-      output.write(JSONOutput.encode(ErrorDocument(error: error, message: message)))
+      var document = ErrorDocument(error: error, message: message)
+      document.problems = document.problems?.map(scrubbed)
+      output.write(JSONOutput.encode(document))
     } else {
       errorOutput.write(message + "\n")
     }
     return error.exitCode
+  }
+
+  /// `message` without the password of any PostgreSQL URI on the command line or in a
+  /// `JUICE_MAKER_*` variable, however the message came to quote it: messages redact the
+  /// URIs they quote (`Texts.shown`), and this catches one quoted in another form, such
+  /// as a `--localization` URI made into an absolute path.
+  private func scrubbed(_ message: String) -> String {
+    let variables = environment.filter { $0.key.hasPrefix("JUICE_MAKER_") }.map(\.value)
+    return ConnectionURI.scrub(message, ofEveryURIIn: arguments + variables)
   }
 }
 

@@ -72,6 +72,12 @@ final class Connection {
     }
     keywords.append("dbname")
     values.append(uri.text)
+    // After the URI, so that it replaces the URI's own `passfile`.
+    let unreadPasswordFile = PasswordFile.unsafe(for: uri)
+    if unreadPasswordFile != nil {
+      keywords.append("passfile")
+      values.append(PasswordFile.absent)
+    }
     // Started without blocking, so that the notice processor is in place before the
     // server says anything: a server shutting down sends a warning to a connection
     // still starting up, which libpq's default processor would print.
@@ -90,7 +96,10 @@ final class Connection {
     do {
       try Self.complete(connection)
     } catch {
-      let message = uri.scrub(error.message)
+      var message = uri.scrub(error.message)
+      if let unreadPasswordFile {
+        message += "; " + unreadPasswordFile.reason
+      }
       PQfinish(connection)
       throw PostgresError(code: "", message: message, connectionLost: true)
     }

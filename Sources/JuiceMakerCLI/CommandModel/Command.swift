@@ -27,6 +27,17 @@ protocol Command: SendableMetatype {
   /// - Parameter input: Where an interactive command reads its lines.
   /// - Throws: `CLIError` for what stopped it.
   nonisolated(nonsending) func run(input: inout any LineInput) async throws(CLIError)
+
+  /// Whether running may change the store: when its output then fails, the message says
+  /// to look at `history` for what was done.
+  var changesStore: Bool { get }
+}
+
+// MARK: - Default implementations
+
+extension Command {
+  /// A command reads the store unless it says otherwise.
+  var changesStore: Bool { false }
 }
 
 /// What a command takes: its options besides the global ones, and its arguments.

@@ -6,8 +6,11 @@ struct GlobalOptions: Sendable {
     "recipes", "DIR", completion: .directory, environment: "JUICE_MAKER_RECIPES")
   static let localization = Option.text(
     "localization", "DIR", completion: .directory, environment: "JUICE_MAKER_LOCALIZATION")
-  static let store = Option.text(
-    "store", "FILE", completion: .file, environment: "JUICE_MAKER_STORE")
+  static let store = Option<StoreAddress>(
+    spec: OptionSpec(
+      name: "store", metavariable: "FILE", completion: .file,
+      environmentVariable: "JUICE_MAKER_STORE"),
+    convert: { text throws(CLIError) in try StoreAddress(text, from: "--store") })
   static let lang = Option.text(
     "lang", "LANG", completion: .language, environment: "JUICE_MAKER_LANG")
   static let shop = Option<String>(
@@ -28,9 +31,9 @@ struct GlobalOptions: Sendable {
   /// `--localization`, else `JUICE_MAKER_LOCALIZATION`.
   var localization: String?
   /// `--store` as given on the command line.
-  var store: String?
+  var store: StoreAddress?
   /// `JUICE_MAKER_STORE`.
-  var storeVariable: String?
+  var storeVariable: StoreAddress?
   /// `--lang`.
   var lang: String?
   /// `--shop`, checked; `main` when not given.
@@ -59,7 +62,9 @@ struct GlobalOptions: Sendable {
     recipes = try line.value(Self.recipes) ?? variables["recipes"]
     localization = try line.value(Self.localization) ?? variables["localization"]
     store = try line.value(Self.store)
-    storeVariable = variables["store"]
+    storeVariable = try variables["store"].map { text throws(CLIError) in
+      try StoreAddress(text, from: "JUICE_MAKER_STORE")
+    }
     lang = try line.value(Self.lang)
     let givenShop = try line.value(Self.shop)
     shop = givenShop ?? "main"

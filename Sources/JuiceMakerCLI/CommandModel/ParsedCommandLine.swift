@@ -1,3 +1,5 @@
+import JuiceMakerPostgres
+
 /// A command line taken apart by the command definitions: the command, the options given
 /// with their values, and the arguments.
 ///
@@ -132,7 +134,10 @@ struct ParsedCommandLine {
         record(.emptyValue(option: spec.spelling))
         continue
       }
-      if given(spec, as: spec.spelling + " " + value) { line.values[name] = value }
+      // A repeated --store is quoted in the usage error: never with its password.
+      if given(spec, as: spec.spelling + " " + ConnectionURI.redactingURIs(in: value)) {
+        line.values[name] = value
+      }
     }
     if let first = positionals.first {
       if let command = commands.first(where: { $0.definition.name == first }) {

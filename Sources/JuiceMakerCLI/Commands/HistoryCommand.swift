@@ -54,7 +54,8 @@ struct HistoryCommand: Command {
     }
     let texts = context.texts
     if entries.isEmpty {
-      context.say(texts.string("history.empty"))
+      // With a filter, an empty answer says nothing about the rest of the journal.
+      context.say(texts.string(shop == nil && since == nil ? "history.empty" : "history.noMatch"))
       return
     }
     let formatter = ISO8601DateFormatter()

@@ -25,6 +25,8 @@ struct OrderCommand: Command {
   /// The request's id, so a retried order is made once.
   let requestID: RequestID?
 
+  var changesStore: Bool { true }
+
   init(parsing line: ParsedCommandLine, context: Context) throws(CLIError) {
     self.context = context
     juiceName = line.arguments[0]

@@ -25,6 +25,9 @@ struct RushCommand: Command {
   let seed: Int
   let mode: Rush.Mode
 
+  /// Only a rush on `--store` changes a store; one in memory leaves nothing behind.
+  var changesStore: Bool { context.global.store != nil }
+
   init(parsing line: ParsedCommandLine, context: Context) throws(CLIError) {
     self.context = context
     shops = try line.value(Self.shopsOption) ?? 4
@@ -43,7 +46,7 @@ struct RushCommand: Command {
     let location: String?
     if context.global.store != nil {
       store = try context.openStore(for: catalog)
-      location = context.storePath
+      location = context.store.shown
     } else {
       store = FruitStore(catalog: catalog)
       location = nil
@@ -132,7 +135,7 @@ struct RushDocument: Encodable {
   let conserved: Bool
   let problem: String?
 
-  /// The store file, or `nil` for a store in memory.
+  /// The store file or URI, passwords redacted, or `nil` for a store in memory.
   let store: String?
 
   init(

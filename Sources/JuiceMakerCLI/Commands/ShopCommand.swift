@@ -29,6 +29,8 @@ struct ShopCommand: Command {
   let context: Context
   /// Whether the line mode was asked for even in a terminal.
   let plain: Bool
+  /// A shop's orders and edits stand when its output cannot be written.
+  var changesStore: Bool { true }
 
   init(parsing line: ParsedCommandLine, context: Context) {
     self.context = context

@@ -26,6 +26,8 @@ struct StockCommand: Command {
   /// The edit, or `nil` to show the stock.
   let edit: Edit?
 
+  var changesStore: Bool { edit != nil }
+
   init(parsing line: ParsedCommandLine, context: Context) throws(CLIError) {
     self.context = context
     let arguments = line.arguments

@@ -25,10 +25,14 @@ enum CLIError: Error, Equatable, Sendable {
   case invalidShopName(String, reason: ShopNameProblem)
   /// A time that is not one `--since` reads.
   case invalidTime(value: String, option: String)
+  /// A time `--since` reads, but before year 1 or after year 9999.
+  case timeOutOfRange(value: String, option: String)
   /// A request id that is empty, longer than 128 bytes, or not printable ASCII.
   case invalidRequestID(String)
   /// A count or quantity that is not a whole number.
   case notWholeNumber(value: String, option: String)
+  /// A count or quantity written with a sign that changes nothing: `+5`, `-0`.
+  case signedNumber(value: String, option: String)
   /// A whole number too large for the shop.
   case tooLarge(value: String, option: String)
   /// A number below 1 where a positive one is needed.
@@ -55,6 +59,11 @@ enum CLIError: Error, Equatable, Sendable {
   case invalidStrings(LocalizationError)
   /// The validation found errors; `count` of them.
   case validationFailed(errors: Int)
+  /// A `--store` or `JUICE_MAKER_STORE` that is neither a file path nor a PostgreSQL URI
+  /// the program reads as its writer meant; the address is shown redacted.
+  case unsupportedStore(String, source: String, reason: StoreAddressProblem)
+  /// Standard output or standard error could not be written.
+  case outputFailed(OutputFailure, changedStore: Bool)
   /// The store file is not a valid store.
   case invalidStore(path: String, detail: String)
   /// The store file cannot be used now.
@@ -79,7 +88,7 @@ enum CLIError: Error, Equatable, Sendable {
       error.problems.allSatisfy(\.isInputOutput) ? .ioError : .dataError
     case .validationFailed, .invalidStore, .conservationBroken:
       .dataError
-    case .storeUnavailable, .outcomeUnknown: .ioError
+    case .storeUnavailable, .outcomeUnknown, .outputFailed: .ioError
     case .alreadyReported(let code): code
     default: .usage
     }
@@ -97,6 +106,10 @@ enum CLIError: Error, Equatable, Sendable {
     case .conflictingOptions: "conflictingOptions"
     case .invalidShopName: "invalidShopName"
     case .invalidTime: "invalidTime"
+    case .timeOutOfRange: "timeOutOfRange"
+    case .signedNumber: "signedNumber"
+    case .unsupportedStore: "unsupportedStore"
+    case .outputFailed: "outputFailed"
     case .missingArgument: "missingArgument"
     case .unexpectedArgument: "unexpectedArgument"
     case .invalidRequestID: "invalidRequestID"
@@ -123,7 +136,8 @@ enum CLIError: Error, Equatable, Sendable {
     }
   }
 
-  /// The message in the user's language, names and inputs escaped for a terminal.
+  /// The message in the user's language, names and inputs escaped for a terminal and any
+  /// store URI they hold redacted (`Texts.shown`).
   func message(_ texts: Texts) -> String {
     let l = texts.localizer
     func s(_ text: String) -> LocalizedArgument { .string(texts.shown(text)) }
@@ -147,6 +161,18 @@ enum CLIError: Error, Equatable, Sendable {
         "error.invalidShopName." + reason.rawValue, s(name), .int(ShopName.maximumLength))
     case .invalidTime(let value, let option):
       return l.string("error.invalidTime", s(value), s(option))
+    case .timeOutOfRange(let value, let option):
+      return l.string(
+        "error.timeOutOfRange", s(value), s(option), .string(TimeText.earliest),
+        .string(TimeText.latest))
+    case .signedNumber(let value, let option):
+      return l.string("error.signedNumber", s(value), s(option))
+    case .unsupportedStore(let address, let source, let reason):
+      return l.string("error.unsupportedStore." + reason.rawValue, s(address), s(source))
+    case .outputFailed(let failure, let changedStore):
+      let message = l.string(
+        "error.outputFailed." + failure.stream.rawValue, s(failure.reason))
+      return changedStore ? message + " " + l.string("error.outputFailed.seeHistory") : message
     case .missingArgument(let argument, let command):
       return l.string("error.missingArgument", s(argument), s(command))
     case .unexpectedArgument(let argument, let command):
@@ -248,6 +274,20 @@ extension CLIError {
       self = .stockChanged(fruit: fruit, expected: expected, actual: actual)
     case .requestIDReused(let id, let firstUse): self = .requestIDReused(id, firstUse: firstUse)
     case .storage(let cause): self.init(cause)
+    }
+  }
+}
+
+extension CLIError {
+  /// The error with every password of `address` replaced by `***` in what it quotes: a
+  /// connection's error may quote the URI it was given.
+  func scrubbed(by address: StoreAddress) -> CLIError {
+    switch self {
+    case .invalidStore(let path, let detail):
+      .invalidStore(path: address.scrub(path), detail: address.scrub(detail))
+    case .storeUnavailable(let path, let detail):
+      .storeUnavailable(path: address.scrub(path), detail: address.scrub(detail))
+    default: self
     }
   }
 }

@@ -38,11 +38,14 @@ enum CommandLineKey {
       "error.unknownFruit", "error.ambiguousName", "error.overflow", "error.invalidPacks",
       "error.validationFailed", "error.invalidStore", "error.storeUnavailable",
       "error.conservationBroken", "error.invalidTime", "error.invalidRequestID",
+      "error.timeOutOfRange", "error.signedNumber", "error.outputFailed.standardOutput",
+      "error.outputFailed.standardError", "error.outputFailed.seeHistory", "history.noMatch",
     ]
     + StockAction.allCases.map { "history.kind." + $0.rawValue } + ["history.kind.order"]
     + DataLayers.Layer.allCases.map { "packs.layer." + $0.rawValue }
     + CatalogError.Reason.keys + LocalizationIssue.keys
     + ShopNameProblem.allCases.map { "error.invalidShopName." + $0.rawValue }
+    + StoreAddressProblem.allCases.map { "error.unsupportedStore." + $0.rawValue }
     + fullScreen
 
   /// The keys of the full-screen shop.

@@ -23,11 +23,11 @@ struct Context {
     try DataLayers.packs(given: global.recipes, environment: environment)
   }
 
-  /// The store file: `--store`, `JUICE_MAKER_STORE`, or `store.sqlite` under
+  /// The store: `--store`, `JUICE_MAKER_STORE`, or the file `store.sqlite` under
   /// `$XDG_STATE_HOME/juice-maker/` (else `~/.local/state/juice-maker/`).
-  var storePath: String {
-    if let path = global.store ?? global.storeVariable {
-      return path
+  var store: StoreAddress {
+    if let address = global.store ?? global.storeVariable {
+      return address
     }
     let state: String
     if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
@@ -36,7 +36,7 @@ struct Context {
       let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
       state = home + "/.local/state"
     }
-    return state + "/juice-maker/store.sqlite"
+    return StoreAddress(defaultPath: state + "/juice-maker/store.sqlite")
   }
 
   /// Loads the packs.
@@ -60,22 +60,22 @@ struct Context {
   func openStore(for catalog: Catalog, busyTimeout: Duration = Context.busyTimeout)
     throws(CLIError) -> FruitStore
   {
-    let location = storePath
+    let address = store
     let deadline = ContinuousClock.now + Self.busyTimeout
     while true {
       do throws(StockStorageError) {
-        if PostgresStockStorage.isConnectionURI(location) {
+        if address.isURI {
           return FruitStore(
-            storage: try PostgresStockStorage(uri: location, fruits: catalog.fruits))
+            storage: try PostgresStockStorage(uri: address.text, fruits: catalog.fruits))
         }
         return FruitStore(
           storage: try SQLiteStockStorage(
-            path: location, fruits: catalog.fruits, busyTimeout: busyTimeout))
+            path: address.text, fruits: catalog.fruits, busyTimeout: busyTimeout))
       } catch {
         guard case .unavailable = error, ShopHealth(error) == .busy,
           ContinuousClock.now < deadline
         else {
-          throw CLIError(error)
+          throw CLIError(error).scrubbed(by: address)
         }
         Thread.sleep(forTimeInterval: 0.01)
       }

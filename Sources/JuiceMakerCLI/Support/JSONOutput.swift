@@ -1,5 +1,6 @@
 import Foundation
 import JuiceMakerKit
+import JuiceMakerPostgres
 
 /// Encodes the documents `--json` prints: one line, keys sorted, so output is stable.
 enum JSONOutput {
@@ -19,7 +20,7 @@ struct ErrorDocument: Encodable {
   let error: String
   let message: String
   let shortages: [Shortage]?
-  let problems: [String]?
+  var problems: [String]?
 
   init(error: CLIError, message: String) {
     self.error = error.code
@@ -30,7 +31,7 @@ struct ErrorDocument: Encodable {
     default: self.shortages = nil
     }
     if case .invalidPacks(let catalogError) = error {
-      problems = catalogError.problems.map(\.description)
+      problems = catalogError.problems.map { ConnectionURI.redactingURIs(in: $0.description) }
     } else {
       problems = nil
     }

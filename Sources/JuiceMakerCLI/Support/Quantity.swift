@@ -15,16 +15,20 @@ enum Quantity {
   ///   - name: The option or argument, as messages name it (`--count`, `N`).
   ///   - rule: What the number must be.
   /// - Returns: The number.
-  /// - Throws: `CLIError` when the text is not a whole number, does not fit, or
-  ///   breaks the rule.
+  /// - Throws: `CLIError` when the text is not a whole number, has a sign that changes
+  ///   nothing (`+5`, `-0`), does not fit, or breaks the rule.
   static func parse(_ text: String, for name: String, _ rule: Rule) throws(CLIError) -> Int {
     let trimmed = text.trimmingWhitespace()
-    let digits =
-      trimmed.hasPrefix("-") || trimmed.hasPrefix("+") ? trimmed.dropFirst() : Substring(trimmed)
+    let signed = trimmed.hasPrefix("-") || trimmed.hasPrefix("+")
+    let digits = signed ? trimmed.dropFirst() : Substring(trimmed)
     guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
       throw .notWholeNumber(value: text, option: name)
     }
-    guard let value = Int(trimmed.hasPrefix("+") ? String(digits) : trimmed) else {
+    // A sign that changes nothing (`+5`, `-0`) is refused: one number, one spelling.
+    if trimmed.hasPrefix("+") || (signed && digits.allSatisfy { $0 == "0" }) {
+      throw .signedNumber(value: text, option: name)
+    }
+    guard let value = Int(trimmed) else {
       throw .tooLarge(value: text, option: name)
     }
     switch rule {

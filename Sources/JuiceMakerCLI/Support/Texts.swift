@@ -1,4 +1,5 @@
 import JuiceMakerKit
+import JuiceMakerPostgres
 
 /// The user's language, with the shop's names and messages made safe for a terminal.
 struct Texts: Sendable {
@@ -33,11 +34,12 @@ struct Texts: Sendable {
   /// The longest input echoed back in a message, in characters.
   static let longestShownInput = 80
 
-  /// Text from a pack, catalog or the command line as it may be printed: control
-  /// characters escaped (no terminal escape injection) and very long text cut short, saying
-  /// how long it was in the user's language.
+  /// Text from a pack, catalog or the command line as it may be printed: any PostgreSQL
+  /// URI in it redacted (a store address is never shown with its password, whichever
+  /// message quotes it), control characters escaped (no terminal escape injection) and
+  /// very long text cut short, saying how long it was in the user's language.
   func shown(_ text: String) -> String {
-    let escaped = text.escapingControlCharacters()
+    let escaped = ConnectionURI.redactingURIs(in: text).escapingControlCharacters()
     guard escaped.count > Self.longestShownInput * 4 else { return escaped }
     return localizer.string(
       "text.cut", .string(String(escaped.prefix(Self.longestShownInput))), .int(text.utf8.count))
@@ -46,7 +48,7 @@ struct Texts: Sendable {
   /// Text as ``shown(_:)`` prints it, for when no catalog could be loaded: cut short with
   /// an ellipsis alone.
   static func shown(_ text: String) -> String {
-    let escaped = text.escapingControlCharacters()
+    let escaped = ConnectionURI.redactingURIs(in: text).escapingControlCharacters()
     guard escaped.count > longestShownInput * 4 else { return escaped }
     return escaped.prefix(longestShownInput) + "…"
   }

@@ -49,7 +49,8 @@ enum JuiceMakerRun {
   /// With `killAfter`, the process is killed with `SIGKILL` that long after it started,
   /// if it still runs.
   static func run(
-    _ arguments: [String], store: String?, input: String? = nil, killAfter: Duration? = nil
+    _ arguments: [String], store: String?, input: String? = nil, killAfter: Duration? = nil,
+    environment extra: [String: String] = [:]
   ) async throws -> Outcome {
     let binary = try #require(binary, "juice-maker is not built")
     let directory = FileManager.default.temporaryDirectory
@@ -65,6 +66,7 @@ enum JuiceMakerRun {
     process.arguments = (store.map { ["--store", $0] } ?? []) + arguments
     var environment = ["HOME": directory.path, "LANG": "C.UTF-8"]
     environment["PATH"] = ProcessInfo.processInfo.environment["PATH"]
+    environment.merge(extra) { $1 }
     process.environment = environment
     process.currentDirectoryURL = root
     let output = try FileHandle(forWritingTo: outputFile)
