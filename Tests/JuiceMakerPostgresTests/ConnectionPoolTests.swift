@@ -12,12 +12,14 @@ struct ConnectionPoolTests {
     Fruit(id: "banana", initialStock: 10), Fruit(id: "kiwi", initialStock: 10),
   ]
 
-  @Test func anOrderOnOneFruitDoesNotWaitForAnotherFruitsHeldRow() async throws {
+  // Synchronous, so its waits are real time even while other tests hold the cooperative
+  // threads.
+  @Test func anOrderOnOneFruitDoesNotWaitForAnotherFruitsHeldRow() throws {
     let (server, uri, database) = try Postgres.newDatabase()
     let store = FruitStore(storage: try PostgresStockStorage(uri: uri, fruits: Self.fruits))
     // Another session holds banana's row until it is ended.
     let command = server.psqlCommand(
-      "BEGIN; SELECT level FROM stock WHERE fruit = 'banana' FOR UPDATE; SELECT pg_sleep(60)",
+      "BEGIN; SELECT level FROM stock WHERE fruit = 'banana' FOR UPDATE; SELECT pg_sleep(600)",
       database: database)
     let holder = Process()
     holder.executableURL = URL(fileURLWithPath: command[0])
@@ -27,12 +29,12 @@ struct ConnectionPoolTests {
     defer { if holder.isRunning { holder.terminate() } }
     let deadline = Date().addingTimeInterval(30)
     while try server.sql(
-      "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(60)%' "
+      "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(600)%' "
         + "AND state = 'active' AND pid <> pg_backend_pid()", database: database) == "0"
     {
       #expect(Date() < deadline, "the holding session did not start")
       if Date() >= deadline { return }
-      try await Task.sleep(for: .milliseconds(20))
+      Thread.sleep(forTimeInterval: 0.02)
     }
 
     // A shop waits for banana on one connection of the storage...
@@ -42,7 +44,7 @@ struct ConnectionPoolTests {
       bananaDone.store(true, ordering: .releasing)
     }
     banana.start()
-    try await Task.sleep(for: .milliseconds(200))
+    Thread.sleep(forTimeInterval: 0.2)
     let waited = !bananaDone.load(ordering: .acquiring)
     #expect(waited)
     // ...while another shop's kiwi goes through on another.
@@ -55,10 +57,10 @@ struct ConnectionPoolTests {
     // psql's end alone leaves its backend asleep, holding the row.
     _ = try server.sql(
       "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-        + "WHERE query LIKE '%pg_sleep(60)%' AND pid <> pg_backend_pid()", database: database)
+        + "WHERE query LIKE '%pg_sleep(600)%' AND pid <> pg_backend_pid()", database: database)
     holder.waitUntilExit()
     for _ in 0..<500 where !bananaDone.load(ordering: .acquiring) {
-      try await Task.sleep(for: .milliseconds(10))
+      Thread.sleep(forTimeInterval: 0.01)
     }
     #expect(try store.snapshot() == ["banana": 11, "kiwi": 11])
   }
