@@ -39,19 +39,56 @@ struct Context {
     return state + "/juice-maker/store.sqlite"
   }
 
+  /// Whether the store is the per-user default: neither `--store` nor
+  /// `JUICE_MAKER_STORE` names one.
+  var usesDefaultStore: Bool {
+    global.store == nil && global.storeVariable == nil
+  }
+
   /// Loads the packs.
   func loadCatalog() throws(CLIError) -> Catalog {
     try DataLayers.loadCatalog(packFiles())
   }
 
   /// Opens the durable store for the catalog's fruits.
+  ///
+  /// A store is created on purpose, by `init`: a store that `--store` or
+  /// `JUICE_MAKER_STORE` names must exist, so a mistyped path or database is refused and
+  /// nothing is created. Only the per-user default store is created on first use, with a
+  /// one-line notice on standard error.
+  ///
+  /// - Throws: `CLIError.storeMissing` when a named store does not exist, or the error
+  ///   the store failed with.
   func openStore(for catalog: Catalog) throws(CLIError) -> FruitStore {
+    let opened = try openStorage(
+      for: catalog, creating: usesDefaultStore ? .ifMissing : .never)
+    if opened.created {
+      errorOutput.write(
+        texts.string("store.created.default", .string(texts.shown(opened.storage.location)))
+          + "\n")
+    }
+    return FruitStore(storage: opened.storage)
+  }
+
+  /// Opens the storage of the store `storePath` names: a PostgreSQL database for a
+  /// `postgresql://` or `postgres://` URI, else an SQLite file.
+  ///
+  /// - Returns: The storage, and whether opening it created the store.
+  /// - Throws: The `CLIError` of the storage's failure: `.storeMissing` under `.never`,
+  ///   `.storeExists` under `.always`.
+  func openStorage(for catalog: Catalog, creating: StoreCreation) throws(CLIError)
+    -> (storage: any StockStorage, created: Bool)
+  {
     do {
       let location = storePath
       if PostgresStockStorage.isConnectionURI(location) {
-        return FruitStore(storage: try PostgresStockStorage(uri: location, fruits: catalog.fruits))
+        let storage = try PostgresStockStorage(
+          uri: location, fruits: catalog.fruits, creating: creating)
+        return (storage, storage.createdStore)
       }
-      return FruitStore(storage: try SQLiteStockStorage(path: location, fruits: catalog.fruits))
+      let storage = try SQLiteStockStorage(
+        path: location, fruits: catalog.fruits, creating: creating)
+      return (storage, storage.createdStore)
     } catch {
       throw CLIError(error)
     }
