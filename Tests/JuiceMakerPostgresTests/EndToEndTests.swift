@@ -23,6 +23,7 @@ struct EndToEndTests {
   @Test func everyCommandRunsAgainstTheServer() async throws {
     let (server, _, database) = try Postgres.newDatabase()
     let store = server.tcpURI(database: database)
+    try await JuiceMakerRun.initialize(store)
     for arguments in [
       ["menu"], ["stock"], ["order", "banana-juice"], ["stock", "add", "kiwi", "5"],
       ["stock", "remove", "kiwi", "1"], ["stock", "set", "mango", "7", "--if-stock", "10"],
@@ -54,6 +55,7 @@ struct EndToEndTests {
   @Test func eightShopsOf250OrdersOverTCPConserveStockExactly() async throws {
     let (server, _, database) = try Postgres.newDatabase()
     let store = server.tcpURI(database: database)
+    try await JuiceMakerRun.initialize(store)
     let initial = ["strawberry": 300, "banana": 300, "pineapple": 300, "kiwi": 300, "mango": 300]
     for (fruit, level) in initial.sorted(by: { $0.key < $1.key }) {
       let outcome = try await JuiceMakerRun.run(
@@ -112,6 +114,7 @@ struct EndToEndTests {
 
   @Test func theSameRequestIDSentTwiceAndConcurrentlyIsAppliedOnce() async throws {
     let (server, uri, _) = try Postgres.newDatabase()
+    try await JuiceMakerRun.initialize(uri)
     let arguments = ["--json", "order", "strawberry-banana-juice", "--request-id", "till-3-42"]
     async let first = JuiceMakerRun.run(arguments, store: uri)
     async let second = JuiceMakerRun.run(arguments, store: uri)
