@@ -48,6 +48,8 @@ struct EndToEndTests {
     let rush = try await JuiceMakerRun.run(
       ["rush", "--shops", "2", "--orders", "20"], store: store)
     #expect(rush.status == 0, "\(rush)")
+    #expect(rush.stdout.hasPrefix("Store: postgresql://postgres:***@"), "\(rush)")
+    #expect(!rush.stdout.contains(server.password), "\(rush)")
     let audit = try Audit(server.socketURI(database: database))
     #expect(try audit.levels() == audit.journaledLevels())
   }

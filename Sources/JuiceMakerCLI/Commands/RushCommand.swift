@@ -43,7 +43,8 @@ struct RushCommand: Command {
     let location: String?
     if context.global.store != nil {
       store = try context.openStore(for: catalog)
-      location = context.storePath
+      // The storage's name for itself: a URI's password hidden.
+      location = store.location
     } else {
       store = FruitStore(catalog: catalog)
       location = nil
