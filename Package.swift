@@ -6,12 +6,15 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     .library(name: "JuiceMakerKit", targets: ["JuiceMakerKit"]),
+    // The storage conformance suite, for the tests of any `StockStorage`.
+    .library(name: "JuiceMakerStorageTesting", targets: ["JuiceMakerStorageTesting"]),
     .library(name: "JuiceMakerSQLite", targets: ["JuiceMakerSQLite"]),
     .library(name: "JuiceMakerPostgres", targets: ["JuiceMakerPostgres"]),
     .executable(name: "juice-maker", targets: ["juice-maker"]),
   ],
   targets: [
     .target(name: "JuiceMakerKit"),
+    .target(name: "JuiceMakerStorageTesting", dependencies: ["JuiceMakerKit"]),
     .systemLibrary(
       name: "CSQLite",
       pkgConfig: "sqlite3",
@@ -50,12 +53,13 @@ let package = Package(
       name: "JuiceMakerKitTests", dependencies: ["JuiceMakerKit"], exclude: ["Fixtures"]),
     .testTarget(name: "JuiceMakerSQLiteTests", dependencies: ["JuiceMakerSQLite", "CSQLite"]),
     .testTarget(name: "JuiceMakerCLITests", dependencies: ["JuiceMakerCLI"]),
-    // Every storage runs the same conformance suite; a new storage joins it with one
-    // `StorageUnderTest` and a dependency here.
+    // Every storage of the package runs the public conformance suite; a new storage
+    // joins it with one `StorageUnderTest` and a dependency here.
     .testTarget(
       name: "JuiceMakerStorageConformanceTests",
       dependencies: [
         "JuiceMakerKit", "JuiceMakerSQLite", "JuiceMakerPostgres", "TemporaryPostgres",
+        "JuiceMakerStorageTesting",
       ]),
     .testTarget(
       name: "JuiceMakerPostgresTests",

@@ -38,8 +38,11 @@ public import JuiceMakerKit
 /// commit's flush to disk, so operations on different fruits would wait for each
 /// other.)
 ///
-/// The storage is safe to use from many threads; each instance serializes its own
-/// operations on its one connection. Give each concurrent shop its own instance.
+/// The storage is safe to use from many threads. Operations running at once each take a
+/// connection of their own, up to `maximumConnections` (8 by default); more wait for
+/// one to come back. Connections are made on first need and kept until the storage is
+/// released, so a storage used by one thread at a time holds one connection, and shops
+/// sharing one storage on many threads run their transactions side by side.
 public final class PostgresStockStorage: StockStorage {
   /// The fruits this storage holds levels for, in level order.
   public let fruits: [Fruit.ID]
@@ -50,7 +53,7 @@ public final class PostgresStockStorage: StockStorage {
   public let createdStore: Bool
   private let uri: ConnectionURI
   private let connectTimeout: Duration
-  private let session: LockedValue<Session>
+  private let sessions: SessionPool
   private let listener: LockedValue<Connection?>
 
   /// The channel every committed operation is announced on.
@@ -79,6 +82,8 @@ public final class PostgresStockStorage: StockStorage {
   ///     at least 2 s), unless the URI or `PGCONNECT_TIMEOUT` sets one.
   ///   - creating: Whether to create the store: `.ifMissing` (the default) in an empty
   ///     database, `.never`, or `.always` (a new store only).
+  ///   - maximumConnections: The most connections operations running at once may
+  ///     hold; at least 1.
   /// - Throws: `StockStorageError.missing` under `.never` for an empty database, which
   ///   is left empty; `.alreadyExists` under `.always` for a database that holds a
   ///   store, which is left unchanged; `.invalid` for a malformed URI, a database that
@@ -87,7 +92,7 @@ public final class PostgresStockStorage: StockStorage {
   ///   the server cannot be reached, refuses the login, or fails.
   public init(
     uri: String, fruits: [Fruit], connectTimeout: Duration = .seconds(5),
-    creating: StoreCreation = .ifMissing
+    creating: StoreCreation = .ifMissing, maximumConnections: Int = 8
   ) throws(StockStorageError) {
     let parsed = ConnectionURI(uri)
     let location = parsed.redacted
@@ -141,12 +146,21 @@ public final class PostgresStockStorage: StockStorage {
     }
     let session = try Session(
       connection: connection, fruits: fruits, location: location)
+    self.sessions = SessionPool(first: session, maximum: maximumConnections) {
+      () throws(StockStorageError) in
+      let connection: Connection
+      do throws(PostgresError) {
+        connection = try Connection(uri: parsed, connectTimeout: connectTimeout)
+      } catch {
+        throw .unavailable(store: location, cause: error.failure("connecting"))
+      }
+      return try Session(connection: connection, fruits: fruits, location: location)
+    }
     self.fruits = fruits.map(\.id)
     self.location = location
     self.createdStore = created
     self.uri = parsed
     self.connectTimeout = connectTimeout
-    self.session = LockedValue(session)
     self.listener = LockedValue(nil)
   }
 
@@ -157,30 +171,23 @@ public final class PostgresStockStorage: StockStorage {
   /// - Returns: One level per fruit, in the order of `fruits`.
   /// - Throws: `StockStorageError` when the server cannot be reached or read.
   public func levels() throws(StockStorageError) -> [Int] {
-    try session.withLock { session throws(StockStorageError) in
+    try sessions.withSession { session throws(StockStorageError) in
       try session.reading("reading levels") { () throws(PostgresError) in try session.levels() }
     }
   }
 
-  /// Runs one operation in one transaction that locks only the touched rows, and
-  /// journals it.
+  /// Runs one transaction on the storage's connection: the touched rows are locked
+  /// in fruit order and the request id looked up, and what `decide` returns is
+  /// committed with its journal row and announced to the other connections.
   ///
-  /// - Parameters:
-  ///   - operation: The operation, journaled under its request id.
-  ///   - touching: The level indices `body` may read or change, ascending.
-  ///   - body: Changes the levels and returns the outcome; it runs inside the
-  ///     transaction, possibly again after a serialization failure or a lost
-  ///     connection, and must not block or call back into the storage.
-  /// - Returns: The journal entry, and whether it is a replay of an earlier one.
-  /// - Throws: `StockStorageError.unavailable` when the server cannot be reached,
-  ///   `.outcomeUnknown` when the connection was lost after `COMMIT` was sent and
-  ///   could not be made again, `.invalid` when `body` leaves a level below zero.
-  /// - Complexity: Four round trips to the server and one commit.
-  public func perform(
-    _ operation: StockOperation, touching: [Int], _ body: (inout StockLevels) -> StockOutcome
-  ) throws(StockStorageError) -> StockReceipt {
-    try session.withLock { session throws(StockStorageError) in
-      try session.perform(operation, touching: touching, body)
+  /// - Throws: `StockStorageError.unavailable` when the server cannot be reached or
+  ///   fails; `.outcomeUnknown` when the connection was lost after `COMMIT` was sent
+  ///   and no new connection could look the request id up.
+  public func transact(
+    _ id: RequestID, touching: [Int], _ decide: (StockTransaction) -> StockCommit?
+  ) throws(StockStorageError) -> JournalEntry? {
+    try sessions.withSession { session throws(StockStorageError) in
+      try session.transact(id, touching: touching, decide)
     }
   }
 
@@ -189,14 +196,7 @@ public final class PostgresStockStorage: StockStorage {
   /// - Throws: `StockStorageError` when the journal cannot be read or an entry is
   ///   damaged.
   public func journal(_ query: JournalQuery) throws(StockStorageError) -> [JournalEntry] {
-    try session.withLock { session throws(StockStorageError) in try session.journal(query) }
-  }
-
-  /// The journal entry of a request id, if it is journaled.
-  ///
-  /// - Throws: `StockStorageError` when the journal cannot be read.
-  public func entry(for id: RequestID) throws(StockStorageError) -> JournalEntry? {
-    try session.withLock { session throws(StockStorageError) in try session.entry(for: id) }
+    try sessions.withSession { session throws(StockStorageError) in try session.journal(query) }
   }
 
   /// Waits until another connection announces a committed operation
@@ -231,7 +231,7 @@ public final class PostgresStockStorage: StockStorage {
   ///
   /// - Throws: `StockStorageError` when the store cannot be read.
   public func initialLevels() throws(StockStorageError) -> [Fruit.ID: Int] {
-    try session.withLock { session throws(StockStorageError) in
+    try sessions.withSession { session throws(StockStorageError) in
       try session.reading("reading initial levels") { () throws(PostgresError) in
         try session.initialLevels()
       }
@@ -240,13 +240,15 @@ public final class PostgresStockStorage: StockStorage {
 
   /// The server process of the storage's connection, for tests that end it.
   package var backendPID: Int32 {
-    session.withLock { $0.connection.backendPID }
+    (try? sessions.withSession { session throws(StockStorageError) in
+      session.connection.backendPID
+    }) ?? 0
   }
 
   /// Called after each `COMMIT` is sent and before its answer is read, for tests
   /// that cut the connection there.
   package func afterCommitSent(_ hook: (@Sendable () -> Void)?) {
-    session.withLock { $0.afterCommitSent = hook }
+    sessions.afterCommitSent(hook)
   }
 }
 

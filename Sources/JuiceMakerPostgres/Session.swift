@@ -144,15 +144,13 @@ final class Session {
   private enum AttemptFailure: Error {
     /// A statement failed.
     case database(PostgresError, purpose: String)
-    /// The operation cannot be kept, whatever is tried again.
-    case invalid(StorageFailure)
   }
 
-  /// Runs an operation, trying it again after a serialization failure, a deadlock or
-  /// a lost connection.
-  func perform(
-    _ operation: StockOperation, touching: [Int], _ body: (inout StockLevels) -> StockOutcome
-  ) throws(StockStorageError) -> StockReceipt {
+  /// Runs a transaction, trying it again after a serialization failure, a deadlock, a
+  /// lost connection, or a request id journaled meanwhile by another connection.
+  func transact(
+    _ id: RequestID, touching: [Int], _ decide: (StockTransaction) -> StockCommit?
+  ) throws(StockStorageError) -> JournalEntry? {
     var commitSent = false
     var last = PostgresError(code: "", message: "no attempt was made", connectionLost: false)
     var lastPurpose = "running an operation"
@@ -165,14 +163,11 @@ final class Session {
             throw AttemptFailure.database(error, purpose: "connecting again")
           }
         }
-        return try attempt(operation, touching: touching, retried: commitSent, body) {
+        return try attempt(id, touching: touching, retried: commitSent, decide) {
           commitSent = true
         }
       } catch {
         switch error {
-        case .invalid(let failure):
-          rollBack()
-          throw .invalid(store: location, cause: failure)
         case .database(let error, let purpose):
           last = error
           lastPurpose = purpose
@@ -180,34 +175,30 @@ final class Session {
             // Once more on a new connection: the operation's row locks end with the
             // old session, so the next attempt finds its entry if it was committed.
             if (try? connection.connect()) == nil {
-              throw lost(operation, commitSent: commitSent, error, purpose)
+              throw lost(id, commitSent: commitSent, error, purpose)
             }
             continue
           }
           rollBack()
-          if error.code == PostgresError.uniqueViolation {
-            // The same request id was journaled meanwhile by another connection.
-            if let entry = try? self.entry(for: operation.id) {
-              return StockReceipt(entry: entry, replayed: true)
-            }
-          }
-          guard error.isTransient else {
+          // The same request id journaled meanwhile by another connection: the next
+          // attempt finds its entry.
+          guard error.isTransient || error.code == PostgresError.uniqueViolation else {
             throw .unavailable(store: location, cause: error.failure(purpose))
           }
         }
       }
     }
     if last.connectionLost {
-      throw lost(operation, commitSent: commitSent, last, lastPurpose)
+      throw lost(id, commitSent: commitSent, last, lastPurpose)
     }
     throw .unavailable(store: location, cause: last.failure(lastPurpose))
   }
 
   private func lost(
-    _ operation: StockOperation, commitSent: Bool, _ error: PostgresError, _ purpose: String
+    _ id: RequestID, commitSent: Bool, _ error: PostgresError, _ purpose: String
   ) -> StockStorageError {
     commitSent
-      ? .outcomeUnknown(store: location, id: operation.id, cause: error.failure(purpose))
+      ? .outcomeUnknown(store: location, id: id, cause: error.failure(purpose))
       : .unavailable(store: location, cause: error.failure(purpose))
   }
 
@@ -217,12 +208,12 @@ final class Session {
   }
 
   /// One transaction: lock the touched rows in fruit id order and look the request
-  /// id up, run `body`, write the changed levels and the journal row, commit and
-  /// announce.
+  /// id up, let `decide` choose, write the changed levels and the journal row, commit
+  /// and announce.
   private func attempt(
-    _ operation: StockOperation, touching: [Int], retried: Bool,
-    _ body: (inout StockLevels) -> StockOutcome, commitSent: () -> Void
-  ) throws(AttemptFailure) -> StockReceipt {
+    _ id: RequestID, touching: [Int], retried: Bool,
+    _ decide: (StockTransaction) -> StockCommit?, commitSent: () -> Void
+  ) throws(AttemptFailure) -> JournalEntry? {
     try run("starting a transaction") { () throws(PostgresError) in
       try connection.execute(prepared: "begin", "BEGIN", [])
     }
@@ -233,32 +224,32 @@ final class Session {
         """
         SELECT s.id, s.level, (SELECT j.sequence FROM journal j WHERE j.request_id = $2)
         FROM stock s WHERE s.id = ANY($1::bigint[]) ORDER BY s.fruit FOR UPDATE OF s
-        """, [arrayLiteral(ids.map { String($0) }), operation.id.rawValue])
+        """, [arrayLiteral(ids.map { String($0) }), id.rawValue])
     }
-    var journaled = locked.count > 0 && locked.text(0, 2) != nil
+    var isJournaled = locked.count > 0 && locked.text(0, 2) != nil
     if touching.isEmpty {
-      journaled = try run("looking up a request id") { () throws(PostgresError) in
+      isJournaled = try run("looking up a request id") { () throws(PostgresError) in
         try connection.execute(
-          prepared: "request", "SELECT 1 FROM journal WHERE request_id = $1",
-          [operation.id.rawValue]
+          prepared: "request", "SELECT 1 FROM journal WHERE request_id = $1", [id.rawValue]
         ).count > 0
       }
     }
-    if journaled {
-      let entry = try run("looking up a request id") { () throws(PostgresError) in
-        try lookUp(operation.id)
+    var journaled: JournalEntry?
+    if isJournaled {
+      journaled = try run("looking up a request id") { () throws(PostgresError) in
+        try lookUp(id)
       }
-      try run("ending a transaction") { () throws(PostgresError) in
-        try connection.execute(prepared: "rollback", "ROLLBACK", [])
-      }
-      guard let entry else {
+      guard let journaled else {
         throw .database(
           PostgresError(
-            code: "", message: "journal entry of request \(operation.id) vanished",
-            connectionLost: false), purpose: "looking up a request id")
+            code: "", message: "journal entry of request \(id) vanished", connectionLost: false),
+          purpose: "looking up a request id")
       }
-      // A retry after a lost COMMIT finds its own entry: not a replay.
-      return StockReceipt(entry: entry, replayed: !retried)
+      // A retry after a lost COMMIT finds its own entry: what it committed.
+      if retried {
+        try endReading()
+        return journaled
+      }
     }
     var values = [Int](repeating: 0, count: fruits.count)
     for row in 0..<locked.count {
@@ -267,26 +258,12 @@ final class Session {
       else { continue }
       values[index] = Int(level)
     }
-    let before = StockLevels(values, touching: touching)
-    var after = before
-    let outcome = body(&after)
-    var changes: [StockChange.Level] = []
-    var changedRows: [String] = []
-    var changedLevels: [String] = []
-    if outcome == .done {
-      changes = after.changes(from: before, fruits: fruits)
-      for index in touching where after.values[index] != before.values[index] {
-        guard after.values[index] >= 0 else {
-          throw .invalid(
-            StorageFailure(
-              code: "",
-              message: "an operation would leave \(fruits[index]) at \(after.values[index]); "
-                + "stock never goes below zero", purpose: "journaling an operation"))
-        }
-        changedRows.append(String(rows[index]))
-        changedLevels.append(String(after.values[index]))
-      }
+    let levels = StockLevels(values, touching: touching)
+    guard let commit = decide(StockTransaction(levels: levels, journaled: journaled)) else {
+      try endReading()
+      return nil
     }
+    let operation = commit.operation
     let written = try run("journaling an operation") { () throws(PostgresError) in
       try connection.execute(
         prepared: "write",
@@ -300,10 +277,12 @@ final class Session {
         RETURNING sequence, extract(epoch FROM time)::text
         """,
         [
-          arrayLiteral(changedRows), arrayLiteral(changedLevels), operation.id.rawValue,
+          arrayLiteral(commit.changes.map { String(rows[$0.index]) }),
+          arrayLiteral(commit.changes.map { String($0.level.after) }), operation.id.rawValue,
           operation.editor, operation.action.name, Self.subject(of: operation.action),
-          String(operation.action.count), Self.expected(of: operation.action), outcome.name,
-          Self.detail(of: outcome), Self.changesJSON(changes),
+          String(operation.action.count), Self.expected(of: operation.action),
+          commit.outcome.name, Self.detail(of: commit.outcome),
+          Self.changesJSON(commit.changes.map(\.level)),
         ])
     }
     guard let sequence = written.integer(0, 0), let date = written.text(0, 1).flatMap(Self.date)
@@ -321,9 +300,14 @@ final class Session {
     if let failure = results.first, let error = failure {
       throw .database(error, purpose: "committing")
     }
-    let entry = JournalEntry(
-      sequence: sequence, date: date, operation: operation, outcome: outcome, changes: changes)
-    return StockReceipt(entry: entry, replayed: false)
+    return commit.entry(sequence: sequence, date: date)
+  }
+
+  /// Ends a transaction that wrote nothing.
+  private func endReading() throws(AttemptFailure) {
+    try run("ending a transaction") { () throws(PostgresError) in
+      try connection.execute(prepared: "rollback", "ROLLBACK", [])
+    }
   }
 
   @discardableResult
@@ -349,11 +333,13 @@ final class Session {
         WHERE ($1::text IS NULL OR editor = $1)
           AND ($2::float8 IS NULL OR time >= to_timestamp($2::float8))
           AND ($3::bigint IS NULL OR sequence > $3::bigint)
+          AND ($5::text IS NULL OR request_id = $5::text)
         ORDER BY sequence DESC LIMIT $4::bigint
         """,
         [
           query.editor, query.since.map { String($0.timeIntervalSince1970) },
           query.after.map { String($0) }, query.limit.map { String(max(0, $0)) },
+          query.request?.rawValue,
         ])
     }
     var entries: [JournalEntry] = []
@@ -361,16 +347,6 @@ final class Session {
       entries.append(try entry(result, row))
     }
     return entries
-  }
-
-  /// The entry of a request id, if journaled.
-  func entry(for id: RequestID) throws(StockStorageError) -> JournalEntry? {
-    let result = try reading("looking up a request id") { () throws(PostgresError) in
-      try connection.execute(
-        prepared: "entry", "SELECT \(Self.entryColumns) FROM journal WHERE request_id = $1",
-        [id.rawValue])
-    }
-    return result.count == 0 ? nil : try entry(result, 0)
   }
 
   private func lookUp(_ id: RequestID) throws(PostgresError) -> JournalEntry? {

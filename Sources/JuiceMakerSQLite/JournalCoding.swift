@@ -24,6 +24,28 @@ enum JournalCoding {
     return key + "\":"
   }
 
+  /// The changes column of a commit: each changed level's delta,
+  /// `{"banana":-2,"strawberry":-10}`.
+  ///
+  /// - Parameter keys: The JSON key of each fruit, by level index (`key(of:)`).
+  static func deltas(_ changes: [StockCommit.Change], keys: [String]) -> String {
+    "{"
+      + changes.map { keys[$0.index] + String($0.level.after - $0.level.before) }
+      .joined(separator: ",") + "}"
+  }
+
+  /// The levels column of a commit: each changed level before and after,
+  /// `{"banana":[10,8]}`.
+  ///
+  /// - Parameter keys: The JSON key of each fruit, by level index (`key(of:)`).
+  static func pairs(_ changes: [StockCommit.Change], keys: [String]) -> String {
+    "{"
+      + changes.map {
+        keys[$0.index] + "[" + String($0.level.before) + "," + String($0.level.after) + "]"
+      }
+      .joined(separator: ",") + "}"
+  }
+
   /// Decodes a changes column.
   ///
   /// - Returns: The deltas, or `nil` when the text is not a JSON object of integers.
@@ -42,8 +64,8 @@ enum JournalCoding {
     return changes
   }
 
-  /// Parses the compact form this module writes, with no spaces or escapes, about
-  /// twenty times faster than `JSONDecoder`; `nil` for anything else.
+  /// Parses the compact form this module writes, with no spaces or escapes,, without
+  /// `JSONDecoder`; `nil` for anything else.
   private static func parseCompact(_ text: String) -> [Fruit.ID: Int]? {
     var text = text
     return text.withUTF8 { bytes -> [Fruit.ID: Int]? in

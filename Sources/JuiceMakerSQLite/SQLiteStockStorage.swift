@@ -114,22 +114,19 @@ public final class SQLiteStockStorage: StockStorage {
     try tables.withLock { tables throws(StockStorageError) in try tables.levels() }
   }
 
-  /// Runs one operation in one `BEGIN IMMEDIATE` transaction and journals it.
+  /// Runs one `BEGIN IMMEDIATE` transaction: the request id is looked up and the
+  /// levels read in it, current across every process, and what `decide` returns is
+  /// committed together, or nothing is.
   ///
-  /// The request id is looked up first, in the transaction; the levels `body` sees
-  /// are current across every process; the levels it leaves and one journal entry
-  /// are committed together, or nothing is.
-  ///
-  /// - Throws: `StockStorageError` when the change could not be kept, including when
-  ///   `body` leaves a level below zero; then no level changed and no entry was
-  ///   written.
+  /// - Throws: `StockStorageError` when the transaction could not be kept; then no
+  ///   level changed and no entry was written.
   /// - Complexity: O(*n* + *c*) for *n* stock rows and *c* changed levels, plus one
   ///   commit (an `fsync` at `.full` durability).
-  public func perform(
-    _ operation: StockOperation, touching: [Int], _ body: (inout StockLevels) -> StockOutcome
-  ) throws(StockStorageError) -> StockReceipt {
+  public func transact(
+    _ id: RequestID, touching: [Int], _ decide: (StockTransaction) -> StockCommit?
+  ) throws(StockStorageError) -> JournalEntry? {
     try tables.withLock { tables throws(StockStorageError) in
-      try tables.perform(operation, touching: touching, body)
+      try tables.transact(id, touching: touching, decide)
     }
   }
 
@@ -142,13 +139,6 @@ public final class SQLiteStockStorage: StockStorage {
   ///   the sequence number; a `since` filter scans the journal.
   public func journal(_ query: JournalQuery) throws(StockStorageError) -> [JournalEntry] {
     try tables.withLock { tables throws(StockStorageError) in try tables.journal(query) }
-  }
-
-  /// The entry of a request id, if any process journaled it.
-  ///
-  /// - Throws: `StockStorageError` when the journal cannot be read.
-  public func entry(for id: RequestID) throws(StockStorageError) -> JournalEntry? {
-    try tables.withLock { tables throws(StockStorageError) in try tables.entry(for: id) }
   }
 
   /// Polls `PRAGMA data_version` every 50 ms until another connection commits or

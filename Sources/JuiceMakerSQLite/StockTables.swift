@@ -115,60 +115,33 @@ final class StockTables {
     return levels
   }
 
-  /// Runs one operation in one `BEGIN IMMEDIATE` transaction: looks the request id
-  /// up, reads the levels, lets `body` change them, writes the changed rows and one
-  /// journal entry.
+  /// Runs one `BEGIN IMMEDIATE` transaction: looks the request id up, reads the
+  /// levels, and writes what `decide` returns, the changed rows and one journal entry.
   ///
   /// - Complexity: O(*n* + *c*) statements' work for *n* stock rows and *c* changed
   ///   levels.
-  func perform(
-    _ operation: StockOperation, touching: [Int], _ body: (inout StockLevels) -> StockOutcome
-  ) throws(StockStorageError) -> StockReceipt {
-    try database.transaction { () throws(StockStorageError) -> StockReceipt in
-      if let first = try entry(for: operation.id) {
-        return StockReceipt(entry: first, replayed: true)
+  func transact(
+    _ id: RequestID, touching: [Int], _ decide: (StockTransaction) -> StockCommit?
+  ) throws(StockStorageError) -> JournalEntry? {
+    try database.transaction { () throws(StockStorageError) -> JournalEntry? in
+      let journaled = try entry(for: id)
+      let levels = StockLevels(try self.levels(), touching: touching)
+      guard let commit = decide(StockTransaction(levels: levels, journaled: journaled)) else {
+        return nil
       }
-      let before = StockLevels(try levels(), touching: touching)
-      var after = before
-      let outcome = body(&after)
-      // The changes as `after.changes(from:fruits:)` lists them, and both JSON columns
-      // (`JournalCoding`) written from the fruits' cached keys in the same pass.
-      var changes: [StockChange.Level] = []
-      var deltas = "{"
-      var pairs = "{"
-      if outcome == .done {
-        for index in touching where after.values[index] != before.values[index] {
-          let (old, new) = (before.values[index], after.values[index])
-          guard new >= 0 else {
-            throw database.context.invalid(
-              "an operation would leave \(fruits[index]) at \(new); "
-                + "stock never goes below zero", purpose: insertEntry.purpose)
-          }
-          try updateLevel.bind(rows[index], at: 1)
-          try updateLevel.bind(Int64(new), at: 2)
-          try updateLevel.run()
-          if !changes.isEmpty {
-            deltas += ","
-            pairs += ","
-          }
-          deltas += keys[index] + String(new - old)
-          pairs += keys[index] + "[" + String(old) + "," + String(new) + "]"
-          changes.append(StockChange.Level(fruit: fruits[index], before: old, after: new))
-        }
+      for change in commit.changes {
+        try updateLevel.bind(rows[change.index], at: 1)
+        try updateLevel.bind(Int64(change.level.after), at: 2)
+        try updateLevel.run()
       }
-      deltas += "}"
-      pairs += "}"
       // The date as the column keeps it, so a read gives back the same entry.
       let date = Date(timeIntervalSince1970: Date().timeIntervalSince1970)
-      try bind(operation, outcome: outcome)
+      try bind(commit.operation, outcome: commit.outcome)
       try insertEntry.bind(date.timeIntervalSince1970, at: 2)
-      try insertEntry.bind(deltas, at: 12)
-      try insertEntry.bind(pairs, at: 13)
+      try insertEntry.bind(JournalCoding.deltas(commit.changes, keys: keys), at: 12)
+      try insertEntry.bind(JournalCoding.pairs(commit.changes, keys: keys), at: 13)
       try insertEntry.run()
-      let entry = JournalEntry(
-        sequence: database.lastInsertedRow, date: date, operation: operation, outcome: outcome,
-        changes: changes)
-      return StockReceipt(entry: entry, replayed: false)
+      return commit.entry(sequence: database.lastInsertedRow, date: date)
     }
   }
 
@@ -215,6 +188,7 @@ final class StockTables {
     if query.editor != nil { conditions.append("editor = ?1") }
     if query.since != nil { conditions.append("time >= ?2") }
     if query.after != nil { conditions.append("id > ?3") }
+    if query.request != nil { conditions.append("request = ?5") }
     let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
     let select = try database.prepare(
       "SELECT \(StoreStatements.entryColumns) FROM journal \(filter) ORDER BY id DESC LIMIT ?4",
@@ -222,6 +196,7 @@ final class StockTables {
     if let editor = query.editor { try select.bind(editor, at: 1) }
     if let since = query.since { try select.bind(since.timeIntervalSince1970, at: 2) }
     if let after = query.after { try select.bind(after, at: 3) }
+    if let request = query.request { try select.bind(request.rawValue, at: 5) }
     try select.bind(Int64(query.limit.map { max(0, $0) } ?? -1), at: 4)
     var entries: [JournalEntry] = []
     while try select.step() {

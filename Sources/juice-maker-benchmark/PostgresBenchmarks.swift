@@ -9,7 +9,9 @@ import TemporaryPostgres
 /// The benchmark starts its own server (`initdb` into a temporary directory, fsync and
 /// `synchronous_commit` on, reached through its unix socket) and a menu of 32 fruits
 /// with one juice each, so shop *k* can order a juice of its own fruit. Each shop is a
-/// thread with its own connection; shops start together and order until the run ends.
+/// thread, and the shops share one store, as `juice-maker rush --threads` runs them: each
+/// operation takes a connection of the storage's pool (at most 8). Shops start together
+/// and order until the run ends.
 /// `pgbench -M prepared` runs the storage's transaction: lock the fruit's row and look
 /// the request id up, update the level and insert the journal row in one statement,
 /// commit, notify.
@@ -106,21 +108,24 @@ struct PostgresBenchmarks {
     (try? Juice.ID(validating: "juice-\(number)")) ?? "kiwi-juice"
   }
 
-  /// Orders per second of `shops` threads, each with its own connection, ordering the
-  /// juice of its own fruit (or all the first juice, `hot`) until `duration` ends.
+  /// Orders per second of `shops` threads sharing one store, as `juice-maker rush
+  /// --threads` runs them (each operation on a connection of the storage's pool),
+  /// ordering the juice of its own fruit (or all the first juice, `hot`) until
+  /// `duration` ends.
   private func shopsRun(
     uri: String, catalog: Catalog, shops count: Int, hot: Bool, for duration: Duration
   ) throws(BenchmarkError) -> Double {
-    var shops: [(JuiceMaker, Juice)] = []
-    for index in 0..<count {
-      do {
-        let storage = try PostgresStockStorage(uri: uri, fruits: catalog.fruits)
-        let shop = JuiceMaker(
-          name: "shop-\(index)", catalog: catalog, store: FruitStore(storage: storage))
-        shops.append((shop, catalog.juices[hot ? 0 : index % catalog.juices.count]))
-      } catch {
-        throw .failed("cannot open a shop: \(error)")
-      }
+    let store: FruitStore
+    do {
+      store = FruitStore(storage: try PostgresStockStorage(uri: uri, fruits: catalog.fruits))
+    } catch {
+      throw .failed("cannot open the store: \(error)")
+    }
+    let shops = (0..<count).map { index in
+      (
+        JuiceMaker(name: "shop-\(index)", catalog: catalog, store: store),
+        catalog.juices[hot ? 0 : index % catalog.juices.count]
+      )
     }
     let made = LockedCounter()
     let failures = LockedCounter()

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 struct OrderCommandTests {
@@ -144,6 +145,35 @@ struct RequestIDTests {
     #expect(second.stdout == first.stdout)
     #expect(try await sandbox.stock()["banana"] == 8)
     #expect(try await sandbox.history().count == 1)
+  }
+
+  @Test(arguments: [[String](), ["--json"]])
+  func anotherOrderUnderAUsedRequestIDIsRefusedAndMakesNothing(flags: [String]) async throws {
+    let sandbox = try Sandbox()
+    let first = try await sandbox.run(["order", "banana-juice", "--request-id", "X2"])
+    #expect(first.status == 0, "\(first)")
+    let reused = try await sandbox.run(
+      flags + ["order", "kiwi-juice", "--count", "5", "--request-id", "X2"])
+    #expect(reused.status == 64, "\(reused)")
+    #expect(!reused.stdout.contains("Kiwi"), "\(reused)")
+    let message = flags.isEmpty ? reused.stderr : reused.stdout + reused.stderr
+    #expect(message.contains("X2") && message.contains("banana-juice"), "\(reused)")
+    #expect(!message.contains("\"ok\":true") && !message.contains("\"ok\" : true"))
+    #expect(try await sandbox.stock()["kiwi"] == 10)
+    #expect(try await sandbox.stock()["banana"] == 8)
+    #expect(try await sandbox.history().count == 1)
+  }
+
+  @Test func anOrderWithoutARequestIDGetsOneAndJSONShowsIt() async throws {
+    let sandbox = try Sandbox()
+    let outcome = try await sandbox.run(["--json", "order", "banana-juice"])
+    #expect(outcome.status == 0, "\(outcome)")
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+    let id = try #require(document["requestID"] as? String)
+    let again = try await sandbox.run(["order", "banana-juice", "--request-id", id])
+    #expect(again.status == 0, "\(again)")
+    #expect(try await sandbox.stock()["banana"] == 8)
   }
 
   @Test(arguments: ["", "has space", String(repeating: "x", count: 129), "줄"])

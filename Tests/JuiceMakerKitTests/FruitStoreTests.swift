@@ -174,18 +174,16 @@ private final class LateJournalStorage: StockStorage {
   var location: String { inner.location }
   func levels() -> [Int] { inner.levels() }
 
-  func perform(
-    _ operation: StockOperation, touching: [Int], _ body: (inout StockLevels) -> StockOutcome
-  ) throws(StockStorageError) -> StockReceipt {
-    try inner.perform(operation, touching: touching, body)
+  func transact(
+    _ id: RequestID, touching: [Int], _ decide: (StockTransaction) -> StockCommit?
+  ) -> JournalEntry? {
+    inner.transact(id, touching: touching, decide)
   }
 
   func journal(_ query: JournalQuery) -> [JournalEntry] {
     let hidden = self.hidden.withLock { $0 }
     return inner.journal(query).filter { !hidden.contains($0.sequence) }
   }
-
-  func entry(for id: RequestID) -> JournalEntry? { inner.entry(for: id) }
 
   func waitForChanges(timeout: Duration) { inner.waitForChanges(timeout: timeout) }
 }

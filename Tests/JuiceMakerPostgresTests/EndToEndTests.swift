@@ -139,4 +139,22 @@ struct EndToEndTests {
     #expect(try audit.levels()["strawberry"] == 20)
     _ = server
   }
+
+  @Test func anotherOrderUnderAUsedRequestIDIsRefusedAndMakesNothing() async throws {
+    let (server, uri, _) = try Postgres.newDatabase()
+    try await JuiceMakerRun.initialize(uri)
+    let first = try await JuiceMakerRun.run(
+      ["order", "banana-juice", "--request-id", "X2"], store: uri)
+    #expect(first.status == 0, "\(first)")
+    let reused = try await JuiceMakerRun.run(
+      ["--json", "order", "kiwi-juice", "--count", "5", "--request-id", "X2"], store: uri)
+    #expect(reused.status == 64, "\(reused)")
+    #expect(try reused.json()["ok"] as? Bool != true)
+    #expect(reused.stdout.contains("X2") && reused.stdout.contains("banana-juice"), "\(reused)")
+    let audit = try Audit(uri)
+    #expect(try audit.journalCount() == 1)
+    #expect(try audit.levels()["kiwi"] == 10)
+    #expect(try audit.levels()["banana"] == 8)
+    _ = server
+  }
 }

@@ -38,13 +38,16 @@ struct OrderCommand: Command {
       named: juiceName, in: catalog)
     let store = try context.openStore(for: catalog)
     let shop = JuiceMaker(name: context.shopName, catalog: catalog, store: store)
+    // A generated id too, so a lost reply can be settled by sending the order again
+    // with the id the message names.
+    let requestID = self.requestID ?? .random()
     let order = try shop.serve(juice, count: count, requestID: requestID)
     let texts = context.texts
     if context.json {
       context.emit(
         OrderDocument(
           juice: juice.id.rawValue, name: texts.localizer.name(of: juice.id), count: count,
-          shop: shop.name, message: texts.orderMessage(order),
+          shop: shop.name, requestID: requestID.rawValue, message: texts.orderMessage(order),
           stock: Dictionary(
             uniqueKeysWithValues: zip(store.fruits.map(\.rawValue), try context.levels(of: store))))
       )

@@ -65,6 +65,11 @@ enum CLIError: Error, Equatable, Sendable {
   case storeMissing(location: String, detail: String)
   /// `init` found a store where it was to create one, and left it unchanged.
   case storeExists(location: String)
+  /// The store was lost while the operation with request id `id` was being committed:
+  /// it may or may not have been kept. Sending it again with the same id tells.
+  case outcomeUnknown(path: String, id: RequestID, detail: String)
+  /// The request id was first used for another operation; nothing was done.
+  case requestIDReused(RequestID, firstUse: StockOperation)
   /// A rush broke the conservation law.
   case conservationBroken(String)
   /// The command has already written its result; it ends with this code.
@@ -80,7 +85,7 @@ enum CLIError: Error, Equatable, Sendable {
       error.problems.allSatisfy(\.isInputOutput) ? .ioError : .dataError
     case .validationFailed, .invalidStore, .conservationBroken, .storeMissing, .storeExists:
       .dataError
-    case .storeUnavailable: .ioError
+    case .storeUnavailable, .outcomeUnknown: .ioError
     case .alreadyReported(let code): code
     default: .usage
     }
@@ -119,6 +124,8 @@ enum CLIError: Error, Equatable, Sendable {
     case .storeUnavailable: "storeUnavailable"
     case .storeMissing: "storeMissing"
     case .storeExists: "storeExists"
+    case .outcomeUnknown: "outcomeUnknown"
+    case .requestIDReused: "requestIDReused"
     case .conservationBroken: "conservationBroken"
     case .alreadyReported: "alreadyReported"
     }
@@ -201,6 +208,15 @@ enum CLIError: Error, Equatable, Sendable {
         : l.string("error.storeMissing.file", s(location), s(detail), command)
     case .storeExists(let location):
       return l.string("error.storeExists", s(location))
+    case .outcomeUnknown(let path, let id, let detail):
+      return l.string("error.outcomeUnknown", s(path), s(id.rawValue), s(detail))
+    case .requestIDReused(let id, let firstUse):
+      let action = firstUse.action
+      let subject = action.juice?.rawValue ?? action.fruit?.rawValue ?? ""
+      let amount = action.name == "set" ? "\(action.count)" : "×\(action.count)"
+      return l.string(
+        "error.requestIDReused", s(id.rawValue), s("\(action.name) \(subject) \(amount)"),
+        s(firstUse.editor))
     case .conservationBroken(let detail):
       return l.string("error.conservationBroken", s(detail))
     case .alreadyReported:
@@ -229,12 +245,14 @@ extension CLIError {
     switch error {
     case .invalid(let store, _):
       self = .invalidStore(path: store, detail: detail)
-    case .unavailable(let store, _), .outcomeUnknown(let store, _, _):
+    case .unavailable(let store, _):
       self = .storeUnavailable(path: store, detail: detail)
     case .missing(let store, _):
       self = .storeMissing(location: store, detail: detail)
     case .alreadyExists(let store, _):
       self = .storeExists(location: store)
+    case .outcomeUnknown(let store, let id, _):
+      self = .outcomeUnknown(path: store, id: id, detail: detail)
     }
   }
 
@@ -248,6 +266,7 @@ extension CLIError {
     case .insufficientStock(let shortage): self = .notEnoughStock(shortage)
     case .stockChanged(let fruit, let expected, let actual):
       self = .stockChanged(fruit: fruit, expected: expected, actual: actual)
+    case .requestIDReused(let id, let firstUse): self = .requestIDReused(id, firstUse: firstUse)
     case .storage(let cause): self.init(cause)
     }
   }

@@ -78,6 +78,7 @@ struct OrderDocument: Encodable {
   let name: String
   let count: Int
   let shop: String
+  let requestID: String
   let message: String
   let stock: [String: Int]
 }

@@ -31,6 +31,7 @@ extension CLIError {
       self = .overflow(fruit: fruit, stock: stock, amount: amount)
     case .stockChanged(let fruit, let expected, let actual):
       self = .stockChanged(fruit: fruit, expected: expected, actual: actual)
+    case .requestIDReused(let id, let firstUse): self = .requestIDReused(id, firstUse: firstUse)
     case .storage(let storageError): self = CLIError(storageError)
     }
   }

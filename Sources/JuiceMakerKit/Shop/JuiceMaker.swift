@@ -119,7 +119,7 @@ public struct JuiceMaker: Sendable {
     switch store.withdraw(recipes.recipe(index), count: count, available: nil) {
     case true?: return
     case false?: try withdrawShort(index, count: count)
-    case nil: try withdrawFromStorage(index, count: count)
+    case nil: try withdrawJournaled(index, count: count, requestID: nil)
     }
   }
 
@@ -140,30 +140,12 @@ public struct JuiceMaker: Sendable {
     switch outcome {
     case .made: return
     case .refused(let shortages): throw .outOfStock(shortages)
-    case .storage: try withdrawFromStorage(index, count: count)
+    case .storage: try withdrawJournaled(index, count: count, requestID: nil)
     }
   }
 
-  /// An order through the storage's own order path: a store without shared levels.
-  @usableFromInline @inline(never)
-  func withdrawFromStorage(_ index: Int, count: Int) throws(JuiceMakerError) {
-    let withdrawal: StockWithdrawal
-    do {
-      withdrawal = try store.withdraw(recipes.recipe(index), count: count) {
-        StockOperation(editor: name, action: .order(catalog.juices[index].id, count: count))
-      }
-    } catch {
-      throw .storage(error)
-    }
-    switch withdrawal {
-    case .made: return
-    case .refused(let shortages): throw .outOfStock(shortages)
-    case .short: try withdrawJournaled(index, count: count, requestID: nil)
-    }
-  }
-
-  /// The journaled path: a request id, observers listening, a fruit the store does
-  /// not hold, a refusal, or a count out of range.
+  /// The journaled path: a storage that journals every order, a request id, observers
+  /// listening, a fruit the store does not hold, a refusal, or a count out of range.
   @usableFromInline @inline(never)
   func withdrawJournaled(_ index: Int, count: Int, requestID: RequestID?)
     throws(JuiceMakerError)
@@ -183,10 +165,12 @@ public struct JuiceMaker: Sendable {
     } catch {
       throw .storage(error)
     }
-    switch receipt.entry.outcome {
-    case .done: return
-    case .refused(let shortages): throw .outOfStock(shortages)
-    case .conflict(let fruit, let expected, let actual):
+    let entry = receipt.entry
+    switch (receipt.status, entry.outcome) {
+    case (.idReused, _): throw .requestIDReused(operation.id, firstUse: entry.operation)
+    case (_, .done): return
+    case (_, .refused(let shortages)): throw .outOfStock(shortages)
+    case (_, .conflict(let fruit, let expected, let actual)):
       throw .stockChanged(fruit: fruit, expected: expected, actual: actual)
     }
   }
@@ -219,6 +203,16 @@ public struct JuiceMaker: Sendable {
       MenuItem(
         juice: catalog.juices[index], makeable: recipes.makeableCount(index, levels: levels))
     }
+  }
+
+  /// How many of each juice on the menu the given levels allow at once, in menu
+  /// order: for a screen that follows the store's changes without reading it again.
+  ///
+  /// - Parameter levels: One level per fruit of the store, in the order of
+  ///   `store.fruits`, as `FruitStore.levels()` returns them.
+  /// - Complexity: O(*n*) in the number of ingredients of the whole menu.
+  public func makeableCounts(levels: [Int]) -> [Int] {
+    catalog.juices.indices.map { recipes.makeableCount($0, levels: levels) }
   }
 
   private func levels() throws(JuiceMakerError) -> [Int] {

@@ -14,6 +14,9 @@ public enum JuiceMakerError: Error, Hashable, Sendable {
   case overflow(fruit: Fruit.ID, stock: Int, amount: Int)
   /// A compare-and-set found the level at `actual`, not the `expected` one.
   case stockChanged(fruit: Fruit.ID, expected: Int, actual: Int)
+  /// The request id was first used for another operation, `firstUse`; nothing was
+  /// withdrawn. The same order sent again under its id gets its first outcome back.
+  case requestIDReused(RequestID, firstUse: StockOperation)
   /// The store could not keep the change; nothing was withdrawn.
   case storage(StockStorageError)
 }
@@ -41,6 +44,8 @@ extension JuiceMakerError: CustomStringConvertible {
       "the stock of \(fruit) is \(actual), not \(expected) as expected"
     case .overflow(let fruit, let stock, let amount):
       "adding \(amount) to \(fruit) (stock \(stock)) would overflow"
+    case .requestIDReused(let id, let firstUse):
+      "request id \(id) was first used for \(firstUse.action) by \(firstUse.editor)"
     case .storage(let error):
       error.description
     }
@@ -60,6 +65,7 @@ extension JuiceMakerError {
     case .insufficientStock(let shortage): self = .outOfStock([shortage])
     case .stockChanged(let fruit, let expected, let actual):
       self = .stockChanged(fruit: fruit, expected: expected, actual: actual)
+    case .requestIDReused(let id, let firstUse): self = .requestIDReused(id, firstUse: firstUse)
     case .storage(let cause): self = .storage(cause)
     }
   }

@@ -69,63 +69,30 @@ final class RecipeTable: Sendable {
     recipe(juice).map(\.index).filter { $0 >= 0 }.sorted()
   }
 
-  /// Every short fruit of a recipe, in recipe order.
+  /// The fruit of each ingredient of one juice, in recipe order.
+  func fruits(_ juice: Int) -> ArraySlice<Fruit.ID> {
+    fruits[starts[juice]..<starts[juice + 1]]
+  }
+
+  /// Every short fruit of a recipe, in recipe order, by the ledger's rule.
   ///
   /// - Parameter available: Each ingredient's level, in recipe order.
   func shortages(_ juice: Int, count: Int, available: UnsafeMutableBufferPointer<Int>)
     -> [Shortage]
   {
-    var shortages: [Shortage] = []
-    shortages.reserveCapacity(starts[juice + 1] - starts[juice])
-    for (position, ingredient) in (starts[juice]..<starts[juice + 1]).enumerated() {
-      let needed = needs[ingredient].amount &* count
-      if available[position] < needed {
-        shortages.append(
-          Shortage(fruit: fruits[ingredient], needed: needed, available: available[position]))
-      }
-    }
-    return shortages
+    StockLedger.shortages(recipe(juice), count: count, fruits: fruits(juice)) { available[$0] }
   }
 
   /// Withdraws `count` juices' worth of fruit from the levels, or nothing when any
-  /// fruit is short: the journaled path's body.
+  /// fruit is short: the journaled path's body, the ledger's order rule.
   ///
   /// - Returns: `.done`, or `.refused` with every shortage in recipe order.
   func withdraw(_ juice: Int, count: Int, from levels: inout StockLevels) -> StockOutcome {
-    let range = starts[juice]..<starts[juice + 1]
-    var short = false
-    for ingredient in range {
-      let index = needs[ingredient].index
-      if index < 0 || levels[index] < needs[ingredient].amount &* count { short = true }
-    }
-    guard !short else {
-      var shortages: [Shortage] = []
-      for ingredient in range {
-        let index = needs[ingredient].index
-        let available = index < 0 ? 0 : levels[index]
-        let needed = needs[ingredient].amount &* count
-        if available < needed {
-          shortages.append(
-            Shortage(fruit: fruits[ingredient], needed: needed, available: available))
-        }
-      }
-      return .refused(shortages)
-    }
-    for ingredient in range {
-      let index = needs[ingredient].index
-      levels[index] -= needs[ingredient].amount &* count
-    }
-    return .done
+    StockLedger.order(recipe(juice), count: count, fruits: fruits(juice), from: &levels)
   }
 
-  /// How many of a juice the levels allow at once.
+  /// How many of a juice the levels allow at once, by the ledger's rule.
   func makeableCount(_ juice: Int, levels: [Int]) -> Int {
-    var makeable = Int.max
-    for ingredient in starts[juice]..<starts[juice + 1] {
-      let index = needs[ingredient].index
-      let available = index < 0 ? 0 : levels[index]
-      makeable = min(makeable, available / needs[ingredient].amount)
-    }
-    return makeable == Int.max ? 0 : makeable
+    StockLedger.makeableCount(recipe(juice)) { levels[$0] }
   }
 }

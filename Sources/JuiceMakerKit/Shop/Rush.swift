@@ -214,8 +214,8 @@ package struct Rush: Sendable {
         juices.append(Tally(made: made, refused: tables.refused[juice]))
         tally.made += made
         tally.refused += tables.refused[juice]
-        for position in tables.starts[juice]..<tables.starts[juice + 1] {
-          let need = tables.needs[position]
+        // A juice with a fruit the store does not hold is never made.
+        for need in tables.recipes.recipe(juice) where need.index >= 0 {
           withdrawn[need.index] &+= need.amount &* made
         }
       }
@@ -257,12 +257,8 @@ package struct Rush: Sendable {
     let cumulative: UnsafeMutableBufferPointer<Int>
     /// The menu's total weight: how many picks there are.
     let pickCount: Int
-    /// Each juice's ingredients that the store holds, as needs, juice after juice.
-    let needs: UnsafeMutableBufferPointer<StockNeed>
-    /// Where each juice's needs start in `needs`; one extra entry marks the end.
-    let starts: UnsafeMutableBufferPointer<Int>
-    /// Whether the store holds every fruit of each juice.
-    let complete: UnsafeMutableBufferPointer<Bool>
+    /// Each juice's recipe as level indices: the shop's own table.
+    let recipes: RecipeTable
     /// The store level index of each catalog fruit, or -1.
     let fruitIndices: UnsafeMutableBufferPointer<Int>
     /// Juices made and refused, by juice.
@@ -301,31 +297,13 @@ package struct Rush: Sendable {
           picks.append(contentsOf: repeatElement(Int32(juice), count: weight))
         }
       }
-      var needs: [StockNeed] = []
-      var starts = [0]
-      var complete: [Bool] = []
-      var longest = 1
-      for juice in catalog.juices {
-        var held = true
-        for ingredient in juice.ingredients {
-          if let index = store.index(of: ingredient.fruit) {
-            needs.append(StockNeed(index: index, amount: ingredient.count))
-          } else {
-            held = false
-          }
-        }
-        longest = max(longest, juice.ingredients.count)
-        starts.append(needs.count)
-        complete.append(held)
-      }
+      let longest = catalog.juices.reduce(1) { max($0, $1.ingredients.count) }
+      recipes = shop.recipes
       juiceCount = catalog.juices.count
       fruitCount = catalog.fruits.count
       levelCount = store.fruits.count
       self.picks = Self.buffer(picks)
       self.cumulative = Self.buffer(cumulative)
-      self.needs = Self.buffer(needs)
-      self.starts = Self.buffer(starts)
-      self.complete = Self.buffer(complete)
       fruitIndices = Self.buffer(catalog.fruits.map { store.index(of: $0.id) ?? -1 })
       made = Self.buffer([Int](repeating: 0, count: juiceCount))
       refused = Self.buffer([Int](repeating: 0, count: juiceCount))
@@ -338,9 +316,6 @@ package struct Rush: Sendable {
     deinit {
       picks.deallocate()
       cumulative.deallocate()
-      needs.deallocate()
-      starts.deallocate()
-      complete.deallocate()
       fruitIndices.deallocate()
       made.deallocate()
       refused.deallocate()
@@ -359,10 +334,8 @@ package struct Rush: Sendable {
     @inline(__always)
     func order(_ bits: UInt64) -> JuiceMakerError? {
       let juice = pick(bits)
-      let start = starts[juice]
-      let recipe = UnsafeBufferPointer(
-        start: needs.baseAddress.map { $0 + start }, count: starts[juice + 1] &- start)
-      if complete[juice], let made = shop.store.withdrawOne(recipe, available: available) {
+      let recipe = recipes.recipe(juice)
+      if recipes.complete[juice], let made = shop.store.withdrawOne(recipe, available: available) {
         // Counted without a branch on the outcome, which a random menu makes
         // unpredictable; a refusal counts each fruit below its need.
         self.made[juice] &+= made
@@ -370,7 +343,8 @@ package struct Rush: Sendable {
         let refusal = 1 &- made
         for position in 0..<recipe.count {
           let need = recipe[position]
-          short[need.index] &+= available[position] < need.amount ? refusal : 0
+          let isShort = StockLedger.margin(of: available[position], for: need, count: 1) < 0
+          short[need.index] &+= isShort ? refusal : 0
         }
         return nil
       }

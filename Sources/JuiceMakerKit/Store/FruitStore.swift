@@ -25,9 +25,9 @@ public final class FruitStore: Sendable {
   /// `StockStorage`.
   @usableFromInline let storage: any StockStorage
   @usableFromInline let observers = ObserverRegistry()
-  /// The storage's shared levels, reached on the order path without reference
-  /// counting (a retain and release per order cost more than the order); the storage
-  /// keeps them alive.
+  /// The levels of an in-memory storage that does not journal every order, reached on
+  /// the order path without reference counting (a retain and release per order cost
+  /// more than the order); the storage keeps them alive.
   @usableFromInline let sharedLevels: Unmanaged<SharedStockLevels>?
   /// The watcher thread's state, shared with the operations that deliver changes.
   private let watch = LockedValue(Watch())
@@ -72,7 +72,9 @@ public final class FruitStore: Sendable {
   ///   with other stores and other processes.
   public init(storage: any StockStorage) {
     self.storage = storage
-    self.sharedLevels = storage.sharedLevels.map { Unmanaged.passUnretained($0) }
+    self.sharedLevels = (storage as? InMemoryStockStorage).flatMap { memory in
+      memory.journalsOrders ? nil : Unmanaged.passUnretained(memory.shared)
+    }
     self.fruits = storage.fruits
     var indices: [Fruit.ID: Int] = [:]
     for (index, fruit) in storage.fruits.enumerated() {
@@ -166,7 +168,7 @@ public final class FruitStore: Sendable {
     // overflow inside the operation, which then journals a refusal with no shortage.
     if count > 0, let index = indices[fruit] {
       let level = try levels()[index]
-      if level.addingReportingOverflow(count).overflow {
+      if StockLedger.adding(count, to: level) == nil {
         throw .overflow(fruit: fruit, stock: level, amount: count)
       }
     }
@@ -222,50 +224,30 @@ public final class FruitStore: Sendable {
     guard count >= 0 else { throw .negativeQuantity(count, fruit: fruit) }
     guard let index = indices[fruit] else { throw .unknownFruit(fruit) }
     let operation = StockOperation(id: requestID ?? .random(), editor: editor, action: action)
-    var overflow: FruitStoreError?
-    var seen = StockChange.Level(fruit: fruit, before: 0, after: 0)
     let receipt: StockReceipt
     do {
       receipt = try perform(operation, touching: [index]) { levels in
-        let level = levels[index]
-        var newLevel = count
-        if case .add = action {
-          let (sum, overflowed) = level.addingReportingOverflow(count)
-          guard !overflowed else {
-            overflow = .overflow(fruit: fruit, stock: level, amount: count)
-            return .refused([])
-          }
-          newLevel = sum
-        } else if case .remove = action {
-          guard level >= count else {
-            return .refused([Shortage(fruit: fruit, needed: count, available: level)])
-          }
-          newLevel = level - count
-        } else if case .set(_, _, let expected?) = action, expected != level {
-          return .conflict(fruit: fruit, expected: expected, actual: level)
-        }
-        levels[index] = newLevel
-        seen = StockChange.Level(fruit: fruit, before: level, after: newLevel)
-        return .done
+        StockLedger.edit(action, at: index, of: &levels)
       }
     } catch {
       throw .storage(error)
     }
-    if let overflow { throw overflow }
-    switch receipt.entry.outcome {
-    case .done where receipt.replayed:
-      if let change = receipt.entry.changes.first(where: { $0.fruit == fruit }) { return change }
+    let entry = receipt.entry
+    switch (receipt.status, entry.outcome) {
+    case (.idReused, _):
+      throw .requestIDReused(operation.id, firstUse: entry.operation)
+    case (_, .done):
+      if let change = entry.changes.first(where: { $0.fruit == fruit }) { return change }
+      // Done without a change: the level already was what was asked.
       let level = try stock(of: fruit)
       return StockChange.Level(fruit: fruit, before: level, after: level)
-    case .done:
-      return seen
-    case .refused(let shortages):
+    case (_, .refused(let shortages)):
       // An add refused with no shortage is one that would have overflowed.
       guard let shortage = shortages.first else {
         throw .overflow(fruit: fruit, stock: try stock(of: fruit), amount: count)
       }
       throw .insufficientStock(shortage)
-    case .conflict(let fruit, let expected, let actual):
+    case (_, .conflict(let fruit, let expected, let actual)):
       throw .stockChanged(fruit: fruit, expected: expected, actual: actual)
     }
   }
@@ -330,7 +312,7 @@ public final class FruitStore: Sendable {
       return true
     }
     guard start else { return }
-    storage.sharedLevels?.watch(true)
+    sharedLevels?.takeUnretainedValue().watch(true)
     // Changes from now on: entries journaled before the first observer are not news.
     let newest = (try? storage.journal(JournalQuery(limit: 1)))?.first?.sequence
     watch.withLock { watch in
@@ -348,7 +330,7 @@ public final class FruitStore: Sendable {
       let stop = watch.withLock { watch in
         guard observers.isActive else {
           watch.running = false
-          storage.sharedLevels?.watch(false)
+          sharedLevels?.takeUnretainedValue().watch(false)
           return true
         }
         return false
@@ -391,7 +373,7 @@ public final class FruitStore: Sendable {
   package func restock(_ count: Int, of fruit: Fruit.ID, by editor: String)
     throws(FruitStoreError)
   {
-    if count >= 0, let index = indices[fruit], let levels = storage.sharedLevels,
+    if count >= 0, let index = indices[fruit], let levels = sharedLevels?.takeUnretainedValue(),
       !levels.isWatched
     {
       let (before, after) = levels.add(count, at: index)
@@ -461,20 +443,6 @@ public final class FruitStore: Sendable {
     .overflow(fruit: fruits[index], stock: stock, amount: amount)
   }
 
-  /// Withdraws `count` times a recipe's fruit through the storage: the order path of
-  /// a store without shared levels.
-  ///
-  /// - Returns: `.short` also when observers must see the order: the caller then takes
-  ///   the journaled path.
-  /// - Throws: `StockStorageError` when the storage failed.
-  package func withdraw(
-    _ recipe: UnsafeBufferPointer<StockNeed>, count: Int, operation: () -> StockOperation
-  ) throws(StockStorageError) -> StockWithdrawal {
-    // Watched shared levels: another store's observers must see the order too.
-    if observers.isActive || storage.sharedLevels?.isWatched == true { return .short }
-    return try storage.withdraw(recipe, count: count, operation: operation)
-  }
-
   /// Runs one atomic operation on the storage and tells observers what changed.
   ///
   /// - Throws: `StockStorageError` when the storage failed.
@@ -483,7 +451,7 @@ public final class FruitStore: Sendable {
   ) throws(StockStorageError) -> StockReceipt {
     let receipt = try storage.perform(operation, touching: touching, body)
     let entry = receipt.entry
-    if !receipt.replayed, !entry.changes.isEmpty, observers.isActive {
+    if receipt.status == .performed, !entry.changes.isEmpty, observers.isActive {
       // Delivered here unless the watcher has read it from the journal already.
       let news = watch.withLock { watch in
         entry.sequence > watch.readAfter && watch.delivered.insert(entry.sequence).inserted

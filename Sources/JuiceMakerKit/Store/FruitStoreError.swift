@@ -14,6 +14,9 @@ public enum FruitStoreError: Error, Hashable, Sendable {
   case insufficientStock(Shortage)
   /// A compare-and-set found the level at `actual`, not the `expected` one.
   case stockChanged(fruit: Fruit.ID, expected: Int, actual: Int)
+  /// The request id was first used for another operation, `firstUse`; nothing
+  /// changed. The same operation sent again under its id gets its first outcome back.
+  case requestIDReused(RequestID, firstUse: StockOperation)
   /// The storage failed.
   case storage(StockStorageError)
 }
@@ -33,6 +36,8 @@ extension FruitStoreError: CustomStringConvertible {
       "cannot remove \(shortage.needed) \(shortage.fruit): only \(shortage.available) in stock"
     case .stockChanged(let fruit, let expected, let actual):
       "the stock of \(fruit) is \(actual), not \(expected) as expected"
+    case .requestIDReused(let id, let firstUse):
+      "request id \(id) was first used for \(firstUse.action) by \(firstUse.editor)"
     case .storage(let error):
       error.description
     }

@@ -24,9 +24,8 @@ public final class InMemoryStockStorage: StockStorage {
   /// Whether every order and restock is journaled, rather than taking the order fast
   /// path unjournaled.
   public let journalsOrders: Bool
-  /// The levels, for the order fast path; `nil` when every order is journaled.
-  public let sharedLevels: SharedStockLevels?
-  private let shared: SharedStockLevels
+  /// The levels, under the order path's lock.
+  let shared: SharedStockLevels
   private let journalState: LockedValue<Journal>
   /// The sequence number of the newest entry, read without a lock by waiters.
   private let newest = Atomic<Int64>(0)
@@ -84,7 +83,6 @@ public final class InMemoryStockStorage: StockStorage {
     self.journalCapacity = max(0, journalCapacity)
     self.journalsOrders = journalsOrders
     self.shared = SharedStockLevels(levels)
-    self.sharedLevels = journalsOrders ? nil : shared
     self.journalState = LockedValue(Journal())
   }
 
@@ -92,79 +90,43 @@ public final class InMemoryStockStorage: StockStorage {
     shared.read()
   }
 
-  /// Runs one operation under the levels' lock and journals it.
+  /// Runs one transaction under the levels' lock.
   ///
-  /// - Throws: `StockStorageError.invalid` when `body` leaves a level below zero;
-  ///   nothing changes then.
-  public func perform(
-    _ operation: StockOperation, touching: [Int], _ body: (inout StockLevels) -> StockOutcome
-  ) throws(StockStorageError) -> StockReceipt {
-    if let replayed = entry(for: operation.id) {
-      return StockReceipt(entry: replayed, replayed: true)
-    }
-    // The journal's lock is taken inside the levels' lock, so entries are numbered
-    // in the order the operations ran.
-    let receipt = try shared.withLock { levels throws(StockStorageError) -> StockReceipt in
-      let before = StockLevels(levels, touching: touching)
-      var after = before
-      let outcome = body(&after)
-      var changes: [StockChange.Level] = []
-      if outcome == .done {
-        changes = after.changes(from: before, fruits: fruits)
-        if let negative = changes.first(where: { $0.after < 0 }) {
-          throw .invalid(
-            store: location,
-            cause: StorageFailure(
-              code: "",
-              message: "an operation would leave \(negative.fruit) at \(negative.after); "
-                + "stock never goes below zero", purpose: "performing an operation"))
-        }
-      }
-      return journalState.withLock { journal in
-        // An id journaled by a concurrent call since the first look wins.
-        if let first = journal.byID[operation.id].flatMap({ journal.entry(sequence: $0) }) {
-          return StockReceipt(entry: first, replayed: true)
-        }
-        if outcome == .done {
-          for index in touching { levels[index] = after.values[index] }
-        }
-        let entry = JournalEntry(
-          sequence: journal.nextSequence, date: Date(), operation: operation, outcome: outcome,
-          changes: changes)
+  /// The journal's lock is taken inside the levels' lock, so entries are numbered in
+  /// the order the operations ran.
+  public func transact(
+    _ id: RequestID, touching: [Int], _ decide: (StockTransaction) -> StockCommit?
+  ) -> JournalEntry? {
+    let entry = shared.withLock { levels in
+      journalState.withLock { journal -> JournalEntry? in
+        let journaled = journal.byID[id].flatMap { journal.entry(sequence: $0) }
+        guard
+          let commit = decide(
+            StockTransaction(levels: StockLevels(levels, touching: touching), journaled: journaled))
+        else { return nil }
+        for change in commit.changes { levels[change.index] = change.level.after }
+        let entry = commit.entry(sequence: journal.nextSequence, date: Date())
         journal.nextSequence += 1
         journal.append(entry, capacity: journalCapacity)
-        return StockReceipt(entry: entry, replayed: false)
+        return entry
       }
     }
-    if !receipt.replayed { newest.store(receipt.entry.sequence, ordering: .releasing) }
-    return receipt
-  }
-
-  /// Withdraws under the levels' lock alone, with no journal entry, unless
-  /// `journalsOrders`; a refusal is `.short`, so nothing is allocated under the lock.
-  public func withdraw(
-    _ recipe: UnsafeBufferPointer<StockNeed>, count: Int, operation: () -> StockOperation
-  ) throws(StockStorageError) -> StockWithdrawal {
-    if journalsOrders {
-      return try journaledWithdraw(recipe, count: count, operation: operation)
-    }
-    return shared.withdraw(recipe, count: count, available: nil) ? .made : .short
+    if let entry { newest.store(entry.sequence, ordering: .releasing) }
+    return entry
   }
 
   public func journal(_ query: JournalQuery) -> [JournalEntry] {
     journalState.withLock { journal in
+      if let request = query.request {
+        let entry = journal.byID[request].flatMap { journal.entry(sequence: $0) }
+        return entry.map { query.matches($0) && query.limit != 0 ? [$0] : [] } ?? []
+      }
       var result: [JournalEntry] = []
       for entry in journal.newestFirst where query.matches(entry) {
         if let limit = query.limit, result.count >= limit { break }
         result.append(entry)
       }
       return result
-    }
-  }
-
-  public func entry(for id: RequestID) -> JournalEntry? {
-    journalState.withLock { journal in
-      journal.byID[id].flatMap { journal.entry(sequence: $0) }
     }
   }
 

@@ -47,14 +47,20 @@ public struct JournalQuery: Hashable, Sendable {
   public var since: Date?
   /// Only entries with a sequence number larger than this; `nil` for all.
   public var after: Int64?
+  /// Only the entry of this request id; `nil` for all.
+  public var request: RequestID?
   /// At most this many entries, the newest; `nil` for all.
   public var limit: Int?
 
   /// Creates a query; every filter is off by default.
-  public init(editor: String? = nil, since: Date? = nil, after: Int64? = nil, limit: Int? = nil) {
+  public init(
+    editor: String? = nil, since: Date? = nil, after: Int64? = nil, request: RequestID? = nil,
+    limit: Int? = nil
+  ) {
     self.editor = editor
     self.since = since
     self.after = after
+    self.request = request
     self.limit = limit
   }
 
@@ -63,20 +69,36 @@ public struct JournalQuery: Hashable, Sendable {
     (editor.map { $0 == entry.operation.editor } ?? true)
       && (since.map { entry.date >= $0 } ?? true)
       && (after.map { entry.sequence > $0 } ?? true)
+      && (request.map { entry.id == $0 } ?? true)
   }
 }
 
-/// What a storage returns for an operation: its journal entry.
+/// What an operation got from its storage: its journal entry, and how it came about.
 public struct StockReceipt: Hashable, Sendable {
-  /// The entry journaled for the operation.
+  /// How the entry came about.
+  public enum Status: Hashable, Sendable {
+    /// The operation ran now, and the entry is its own.
+    case performed
+    /// The same operation was journaled earlier under the same request id: the entry
+    /// is the first one's, and nothing ran again.
+    case replayed
+    /// The request id was first used for another operation: the entry is that one's,
+    /// and nothing ran.
+    case idReused
+  }
+
+  /// The entry journaled for the operation, or for the first use of its id.
   public let entry: JournalEntry
-  /// Whether the entry was journaled earlier, for an operation with the same request
-  /// id: the operation did not run again.
-  public let replayed: Bool
+  /// How the entry came about.
+  public let status: Status
+
+  /// Whether the entry was journaled earlier, for the same operation with the same
+  /// request id: the operation did not run again.
+  public var replayed: Bool { status == .replayed }
 
   /// Creates a receipt.
-  public init(entry: JournalEntry, replayed: Bool) {
+  public init(entry: JournalEntry, status: Status) {
     self.entry = entry
-    self.replayed = replayed
+    self.status = status
   }
 }

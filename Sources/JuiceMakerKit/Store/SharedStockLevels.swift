@@ -1,19 +1,19 @@
 public import Synchronization
 
-/// Levels a storage keeps in this process's memory, under the order path's lock.
+/// The levels `InMemoryStockStorage` keeps in this process's memory, under the order
+/// path's lock.
 ///
-/// A storage whose levels live in memory hands its `SharedStockLevels` to
-/// `FruitStore` through `StockStorage.sharedLevels`; the store then makes orders under
-/// this lock alone, inlined into the caller, with no call through the protocol. A
-/// storage that keeps its levels elsewhere returns `nil` (the default), and orders go
-/// through `StockStorage.withdraw(_:count:operation:)`.
+/// A `FruitStore` over an in-memory storage that does not journal every order makes
+/// orders under this lock alone, inlined into the caller; what an order does to the
+/// levels is `StockLedger`'s rule, run over this buffer.
 ///
 /// The lock word and the levels share one allocation, aligned to a cache line, so an
 /// order touches one line of shared memory for as many fruits as fit beside the word.
 ///
 /// While any store over the levels has observers, every store journals its orders,
 /// so the observers see them: `isWatched` tells the order path.
-public final class SharedStockLevels: Sendable {
+@usableFromInline
+final class SharedStockLevels: Sendable {
   /// The lock word, at the start of the allocation.
   @usableFromInline let lock: SpinLock
   /// The levels, one per fruit of the storage, right after the lock word.
@@ -29,7 +29,7 @@ public final class SharedStockLevels: Sendable {
   /// Creates shared levels.
   ///
   /// - Parameter levels: One level per fruit, in the storage's order.
-  public init(_ levels: [Int]) {
+  init(_ levels: [Int]) {
     let wordSize = MemoryLayout<Atomic<Int>>.stride
     let raw = UnsafeMutableRawPointer.allocate(
       byteCount: wordSize + MemoryLayout<Int>.stride * max(1, levels.count),
@@ -51,17 +51,17 @@ public final class SharedStockLevels: Sendable {
   }
 
   /// Whether any store over the levels is watching for changes.
-  @inlinable public var isWatched: Bool {
+  @inlinable var isWatched: Bool {
     watchers.load(ordering: .relaxed) > 0
   }
 
   /// Counts a store that starts (`true`) or stops (`false`) watching for changes.
-  public func watch(_ starting: Bool) {
+  func watch(_ starting: Bool) {
     watchers.add(starting ? 1 : -1, ordering: .relaxed)
   }
 
   /// Every level, read under the lock.
-  public func read() -> [Int] {
+  func read() -> [Int] {
     lock.lock()
     defer { lock.unlock() }
     return Array(UnsafeBufferPointer(start: values, count: count))
@@ -79,32 +79,19 @@ public final class SharedStockLevels: Sendable {
   ///   - available: Room for one level per ingredient, or `nil`.
   /// - Returns: Whether the fruit was withdrawn; `false` with nothing changed.
   @inlinable @inline(__always)
-  public func withdraw(
+  func withdraw(
     _ recipe: UnsafeBufferPointer<StockNeed>, count: Int, available: UnsafeMutablePointer<Int>?
   ) -> Bool {
     let values = self.values
     lock.lock()
-    // Levels and amounts are not negative, so no difference overflows, and the
-    // bitwise or of the differences is negative exactly when one of them is: the
-    // check takes no branch per fruit.
-    var short = 0
-    for need in recipe {
-      short |= values[need.index] &- need.amount &* count
-    }
-    guard short >= 0 else {
-      if let available {
-        for position in 0..<recipe.count {
-          available[position] = values[recipe[position].index]
-        }
+    let made = StockLedger.withdraw(recipe, count: count, from: values)
+    if !made, let available {
+      for position in 0..<recipe.count {
+        available[position] = values[recipe[position].index]
       }
-      lock.unlock()
-      return false
-    }
-    for need in recipe {
-      values[need.index] &-= need.amount &* count
     }
     lock.unlock()
-    return true
+    return made
   }
 
   /// Withdraws one juice's worth of a recipe's fruit, or nothing when any is short,
@@ -117,25 +104,13 @@ public final class SharedStockLevels: Sendable {
   ///   - available: Room for one level per ingredient.
   /// - Returns: 1 when the fruit was withdrawn; 0 with nothing changed.
   @inline(__always)
-  package func withdrawOne(
+  func withdrawOne(
     _ recipe: UnsafeBufferPointer<StockNeed>, available: UnsafeMutablePointer<Int>
   ) -> Int {
-    let values = self.values
     lock.lock()
-    var short = 0
-    for need in recipe {
-      short |= values[need.index] &- need.amount
-    }
-    // All ones when every fruit is there, else zero.
-    let made = ~(short >> (Int.bitWidth - 1))
-    for position in 0..<recipe.count {
-      let need = recipe[position]
-      let level = values[need.index]
-      available[position] = level
-      values[need.index] = level &- (need.amount & made)
-    }
+    let made = StockLedger.withdrawOne(recipe, from: values, available: available)
     lock.unlock()
-    return made & 1
+    return made
   }
 
   /// Adds to one level under the lock, unless the sum would overflow.
@@ -143,18 +118,18 @@ public final class SharedStockLevels: Sendable {
   /// - Returns: The level before and the new level, or `nil` with nothing changed
   ///   when the sum would overflow (then `before` is the level found).
   @inlinable
-  public func add(_ amount: Int, at index: Int) -> (before: Int, after: Int?) {
+  func add(_ amount: Int, at index: Int) -> (before: Int, after: Int?) {
     lock.lock()
     let before = values[index]
-    let (sum, overflow) = before.addingReportingOverflow(amount)
-    if !overflow { values[index] = sum }
+    let sum = StockLedger.adding(amount, to: before)
+    if let sum { values[index] = sum }
     lock.unlock()
-    return (before, overflow ? nil : sum)
+    return (before, sum)
   }
 
   /// Runs `body` with exclusive access to the levels: a copy of them, written back
   /// when `body` returns or throws.
-  public func withLock<Result, Failure: Error>(
+  func withLock<Result, Failure: Error>(
     _ body: (inout [Int]) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     lock.lock()

@@ -1,16 +1,18 @@
+public import Foundation
+
 /// Where a `FruitStore` keeps its stock levels and its journal: in memory, in an
 /// SQLite file, or in a database server.
 ///
 /// A storage holds one level per fruit, in the order of `fruits`, and a journal of
-/// every operation with its outcome. Each call to
-/// `perform(_:touching:_:)` is one atomic operation: no other operation, in this
-/// process or another sharing the storage, interleaves with it. `FruitStore` builds
-/// every public operation on this protocol alone, so the same `JuiceMaker` code and
-/// the same guarantees hold over any storage.
+/// every operation with its outcome. It decides nothing: `FruitStore` runs every
+/// operation as one call to `transact(_:touching:_:)`, in which the storage locks and
+/// reads the touched levels and any journal entry of the request id, hands them to
+/// the store's rules, and commits what the rules returned. So the same `JuiceMaker`
+/// code and the same guarantees hold over any storage, and a new storage is a few
+/// hundred lines of I/O.
 ///
-/// `withdraw(_:count:available:operation:)` is the order fast path. Its default
-/// implementation is built on `perform`; a storage that can do better (the
-/// in-memory storage, under its lock alone) overrides it.
+/// `JuiceMakerStorageTesting`'s conformance suite checks a storage against this
+/// contract.
 public protocol StockStorage: Sendable {
   /// The fruits the storage holds levels for, in level order.
   var fruits: [Fruit.ID] { get }
@@ -25,65 +27,36 @@ public protocol StockStorage: Sendable {
   /// - Throws: `StockStorageError` when the storage cannot be read.
   func levels() throws(StockStorageError) -> [Int]
 
-  /// Runs one operation atomically and journals it.
+  /// Runs one transaction over the levels at `touching`.
   ///
-  /// If an entry with `operation.id` is journaled already, `body` does not run and
-  /// that entry is returned with `replayed == true`. Otherwise the storage reads the
-  /// levels at `touching`, lets `body` change them, and keeps the changed levels
-  /// together with one journal entry (the operation, its outcome, and each changed
-  /// level before and after), all or nothing. A `.refused` or `.conflict` outcome
-  /// changes no level, whatever `body` left, but is journaled too.
-  ///
-  /// - Parameters:
-  ///   - operation: The operation, journaled with its id.
-  ///   - touching: The level indices `body` may read or change, ascending; a storage
-  ///     may lock only those rows, in that order.
-  ///   - body: Changes the levels and returns the outcome; it runs at most once, and
-  ///     must not block or call back into the storage.
-  /// - Returns: The journal entry, and whether it is a replay of an earlier one.
-  /// - Throws: `StockStorageError` when the operation could not be kept; then no level
-  ///   changed and nothing was journaled (`.outcomeUnknown` when the storage cannot
-  ///   tell: look the id up with `entry(for:)`).
-  func perform(
-    _ operation: StockOperation, touching: [Int], _ body: (inout StockLevels) -> StockOutcome
-  ) throws(StockStorageError) -> StockReceipt
-
-  /// Withdraws `count` times a recipe's fruit at once, or nothing when any is short:
-  /// the order fast path.
-  ///
-  /// The default implementation runs `perform(_:touching:_:)` with `operation()`.
-  /// A storage overriding it keeps the same guarantees (atomic, journaled) but may
-  /// skip building the operation and the entry on the way.
+  /// The storage locks the touched levels against every other transaction (in this
+  /// process and any other sharing the storage), reads them and the journal entry of
+  /// `id`, if any, and calls `decide`. When `decide` returns a commit, the storage
+  /// writes its changed levels and one journal entry for it, all or nothing; when it
+  /// returns `nil`, nothing is written.
   ///
   /// - Parameters:
-  ///   - recipe: Each ingredient's level index and its amount per juice; every
-  ///     index is one of the storage's levels, each at most once.
-  ///   - count: How many juices; `amount × count` must not overflow.
-  ///   - operation: Makes the operation to journal, when the storage needs one.
-  /// - Returns: Whether the fruit was withdrawn, or the refusal.
-  /// - Throws: `StockStorageError` when the storage failed; nothing was withdrawn.
-  func withdraw(
-    _ recipe: UnsafeBufferPointer<StockNeed>, count: Int, operation: () -> StockOperation
-  ) throws(StockStorageError) -> StockWithdrawal
-
-  /// The levels, when the storage keeps them in this process's memory under
-  /// `SharedStockLevels`' lock; `nil` (the default) otherwise.
-  ///
-  /// A store with shared levels makes orders under that lock alone, without
-  /// journaling them, unless it has observers or the order has a request id.
-  var sharedLevels: SharedStockLevels? { get }
+  ///   - id: The request id to look up in the journal.
+  ///   - touching: The level indices to lock and read, ascending; a storage may lock
+  ///     only those rows, in that order.
+  ///   - decide: Given what the storage read, returns what to commit. It must not
+  ///     block or call back into the storage. A storage that retries a transaction
+  ///     (after a deadlock or a lost connection) calls it again; the last call's
+  ///     decision is the one committed.
+  /// - Returns: The journal entry written, or `nil` when `decide` returned `nil`.
+  /// - Throws: `StockStorageError` when the transaction could not be kept; then no
+  ///   level changed and nothing was journaled (`.outcomeUnknown` when the storage
+  ///   cannot tell: run the same operation again with the same id, and the replay
+  ///   rule returns the first outcome if it was kept).
+  func transact(
+    _ id: RequestID, touching: [Int], _ decide: (StockTransaction) -> StockCommit?
+  ) throws(StockStorageError) -> JournalEntry?
 
   /// The journal, newest entry first, filtered by `query`.
   ///
   /// - Throws: `StockStorageError` when the journal cannot be read or an entry is
   ///   damaged.
   func journal(_ query: JournalQuery) throws(StockStorageError) -> [JournalEntry]
-
-  /// The journal entry of a request id, if it is journaled: the exactly-once look-up
-  /// after a lost reply.
-  ///
-  /// - Throws: `StockStorageError` when the journal cannot be read.
-  func entry(for id: RequestID) throws(StockStorageError) -> JournalEntry?
 
   /// Waits at most `timeout` until the store may have changed, returning early on a
   /// change by any process; it may also return early without one.
@@ -92,70 +65,133 @@ public protocol StockStorage: Sendable {
   func waitForChanges(timeout: Duration) throws(StockStorageError)
 }
 
-/// How an order on the fast path ended.
-public enum StockWithdrawal: Hashable, Sendable {
-  /// The fruit was withdrawn.
-  case made
-  /// Some fruit was short, and the storage journaled the refusal with every
-  /// shortage.
-  case refused([Shortage])
-  /// Some fruit was short; nothing was journaled. The caller runs the order through
-  /// `perform(_:touching:_:)` for the shortages, which checks the stock afresh.
-  case short
-}
+/// What a storage read in a transaction: the touched levels, and the journal entry of
+/// the request id.
+public struct StockTransaction: Sendable {
+  /// The touched levels as they are now.
+  public let levels: StockLevels
+  /// The entry journaled under the request id, if it was used before.
+  public let journaled: JournalEntry?
 
-/// One ingredient of the order fast path: which level, and how much of it one juice
-/// takes.
-public struct StockNeed: Hashable, Sendable, BitwiseCopyable {
-  /// The level index in the storage's `fruits`.
-  public var index: Int
-  /// How many of the fruit one juice takes; positive.
-  public var amount: Int
-
-  /// Creates a need.
-  public init(index: Int, amount: Int) {
-    self.index = index
-    self.amount = amount
+  /// Creates what a transaction read.
+  public init(levels: StockLevels, journaled: JournalEntry?) {
+    self.levels = levels
+    self.journaled = journaled
   }
 }
 
-// MARK: - Default implementations
+/// What a transaction commits: one operation, its outcome, and each level it changed.
+public struct StockCommit: Sendable {
+  /// One changed level, with its index.
+  public struct Change: Hashable, Sendable {
+    /// The level index.
+    public let index: Int
+    /// The fruit, before and after.
+    public let level: StockChange.Level
+  }
+
+  /// The operation to journal.
+  public let operation: StockOperation
+  /// How it ended.
+  public let outcome: StockOutcome
+  /// The changed levels in index order, none negative; empty unless `outcome` is
+  /// `.done`.
+  public let changes: [Change]
+
+  /// The commit of an operation whose body left `after` from `before`.
+  init(
+    operation: StockOperation, outcome: StockOutcome, before: StockLevels, after: StockLevels,
+    fruits: [Fruit.ID]
+  ) {
+    var changes: [Change] = []
+    if outcome == .done {
+      for index in after.touching where after.values[index] != before.values[index] {
+        changes.append(
+          Change(
+            index: index,
+            level: StockChange.Level(
+              fruit: fruits[index], before: before.values[index], after: after.values[index])))
+      }
+    }
+    self.operation = operation
+    self.outcome = outcome
+    self.changes = changes
+  }
+
+  /// The journal entry of this commit.
+  ///
+  /// - Parameters:
+  ///   - sequence: The entry's number in the storage.
+  ///   - date: When the storage kept it.
+  public func entry(sequence: Int64, date: Date) -> JournalEntry {
+    JournalEntry(
+      sequence: sequence, date: date, operation: operation, outcome: outcome,
+      changes: changes.map(\.level))
+  }
+}
+
+// MARK: - Operations
 
 extension StockStorage {
-  /// No shared levels: orders go through `withdraw(_:count:operation:)`.
-  public var sharedLevels: SharedStockLevels? { nil }
-
-  /// Withdraws through `perform(_:touching:_:)`, journaling `operation()`.
-  public func withdraw(
-    _ recipe: UnsafeBufferPointer<StockNeed>, count: Int, operation: () -> StockOperation
-  ) throws(StockStorageError) -> StockWithdrawal {
-    try journaledWithdraw(recipe, count: count, operation: operation)
+  /// Runs one operation in one transaction, with the ledger's replay rule, and
+  /// journals it.
+  ///
+  /// If an entry with `operation.id` is journaled already, `body` does not run: the
+  /// same operation gets that entry back (`.replayed`), and another operation gets it
+  /// as `.idReused`, with nothing done. Otherwise `body` changes the touched levels
+  /// and returns the outcome, and the changed levels are kept together with one
+  /// journal entry. A `.refused` or `.conflict` outcome changes no level, whatever
+  /// `body` left, but is journaled too.
+  ///
+  /// - Parameters:
+  ///   - operation: The operation, journaled with its id.
+  ///   - touching: The level indices `body` may read or change, ascending.
+  ///   - body: Changes the levels and returns the outcome; it must not block or call
+  ///     back into the storage, and may run more than once when the storage retries.
+  /// - Returns: The journal entry, and how it came about.
+  /// - Throws: `StockStorageError` when the operation could not be kept, including
+  ///   `.invalid` when `body` leaves a level below zero; then no level changed and
+  ///   nothing was journaled.
+  public func perform(
+    _ operation: StockOperation, touching: [Int], _ body: (inout StockLevels) -> StockOutcome
+  ) throws(StockStorageError) -> StockReceipt {
+    var settled: StockReceipt?
+    var negative: StockChange.Level?
+    let fruits = self.fruits
+    let entry = try transact(operation.id, touching: touching) { transaction in
+      negative = nil
+      if let journaled = transaction.journaled {
+        switch StockLedger.replay(journaled, for: operation) {
+        case .replay(let entry): settled = StockReceipt(entry: entry, status: .replayed)
+        case .reused(let entry): settled = StockReceipt(entry: entry, status: .idReused)
+        }
+        return nil
+      }
+      settled = nil
+      var after = transaction.levels
+      let outcome = body(&after)
+      let commit = StockCommit(
+        operation: operation, outcome: outcome, before: transaction.levels, after: after,
+        fruits: fruits)
+      negative = commit.changes.first { $0.level.after < 0 }?.level
+      return negative == nil ? commit : nil
+    }
+    if let entry { return StockReceipt(entry: entry, status: .performed) }
+    if let settled { return settled }
+    let message =
+      negative.map {
+        "an operation would leave \($0.fruit) at \($0.after); stock never goes below zero"
+      } ?? "the storage committed nothing and found no journal entry"
+    throw .invalid(
+      store: location,
+      cause: StorageFailure(code: "", message: message, purpose: "performing an operation"))
   }
 
-  /// Withdraws through `perform(_:touching:_:)`, journaling `operation()`: the default
-  /// `withdraw(_:count:operation:)`, for a storage that overrides it to call.
+  /// The journal entry of a request id, if it is journaled: the exactly-once look-up
+  /// after a lost reply.
   ///
-  /// - Returns: `.made`, or `.refused` with every shortage in recipe order.
-  /// - Throws: `StockStorageError` when the storage failed; nothing was withdrawn.
-  public func journaledWithdraw(
-    _ recipe: UnsafeBufferPointer<StockNeed>, count: Int, operation: () -> StockOperation
-  ) throws(StockStorageError) -> StockWithdrawal {
-    let fruits = self.fruits
-    let touching = recipe.map(\.index).sorted()
-    let receipt = try perform(operation(), touching: touching) { levels in
-      let shortages = recipe.compactMap { need in
-        let needed = need.amount &* count
-        return levels[need.index] < needed
-          ? Shortage(fruit: fruits[need.index], needed: needed, available: levels[need.index])
-          : nil
-      }
-      guard shortages.isEmpty else { return .refused(shortages) }
-      for need in recipe {
-        levels[need.index] -= need.amount &* count
-      }
-      return .done
-    }
-    if case .refused(let shortages) = receipt.entry.outcome { return .refused(shortages) }
-    return .made
+  /// - Throws: `StockStorageError` when the journal cannot be read.
+  public func entry(for id: RequestID) throws(StockStorageError) -> JournalEntry? {
+    try journal(JournalQuery(request: id, limit: 1)).first
   }
 }

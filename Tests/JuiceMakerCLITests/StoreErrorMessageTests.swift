@@ -1,0 +1,41 @@
+import JuiceMakerKit
+import Testing
+
+@testable import JuiceMakerCLI
+
+/// What the command says when the store fails: the cause and the request id survive the
+/// way from the storage to the message and the exit code.
+struct StoreErrorMessageTests {
+  static let cause = StorageFailure(
+    code: "08006", message: "server closed the connection unexpectedly", purpose: "committing")
+
+  @Test(arguments: ["en", "ko"])
+  func aLostCommitNamesTheRequestIDToSendAgain(language: String) throws {
+    let strings = try StringCatalog(directory: Paths.localization)
+    let texts = Texts(localizer: strings.localizer(for: language))
+    let error = CLIError(
+      JuiceMakerError.storage(
+        .outcomeUnknown(
+          store: "postgresql://shop:***@db/juice", id: "till-7-0042", cause: Self.cause)))
+    #expect(error.exitCode == .ioError)
+    #expect(error.code == "outcomeUnknown")
+    let message = error.message(texts)
+    #expect(message.contains("--request-id till-7-0042"), "\(message)")
+    #expect(message.contains("server closed the connection unexpectedly (08006)"), "\(message)")
+    #expect(message.contains("postgresql://shop:***@db/juice"), "\(message)")
+  }
+
+  @Test func aReusedRequestIDNamesWhatItWasFirstUsedFor() throws {
+    let strings = try StringCatalog(directory: Paths.localization)
+    let texts = Texts(localizer: strings.localizer(for: "en"))
+    let first = StockOperation(
+      id: "X2", editor: "downtown", action: .order("banana-juice", count: 1))
+    let error = CLIError(JuiceMakerError.requestIDReused("X2", firstUse: first))
+    #expect(error.exitCode == .usage)
+    #expect(error.code == "requestIDReused")
+    #expect(
+      error.message(texts)
+        == "Request ID X2 was already used for another operation (order banana-juice ×1, by "
+        + "downtown); nothing was done. Give a new request ID for a new operation.")
+  }
+}
