@@ -12,13 +12,18 @@ public import JuiceMakerKit
 ///
 /// ```swift
 /// let storage = try PostgresStockStorage(
-///   uri: "postgresql://shop@db.example.com/juice", fruits: catalog.fruits)
+///   uri: "postgresql://shop@db.example.com/juice", fruits: catalog.fruits, creating: .never)
 /// let store = FruitStore(storage: storage)
 /// let shop = JuiceMaker(name: "airport", catalog: catalog, store: store)
 /// try shop.make("banana-juice")
 /// print(try storage.journal(JournalQuery(limit: 1))[0].operation.editor)
 /// // airport
 /// ```
+///
+/// Whether opening may create the store's tables is the caller's choice
+/// (`StoreCreation`): `.ifMissing` creates them in an empty database, `.never` refuses
+/// an empty database (a mistyped database name stays a mistake, not a new store), and
+/// `.always` creates them and refuses a database that holds a store already.
 ///
 /// Every operation's request id is journaled under a unique constraint: an id that
 /// is journaled already returns its first entry and changes nothing. When the
@@ -43,6 +48,9 @@ public final class PostgresStockStorage: StockStorage {
   public let fruits: [Fruit.ID]
   /// The connection URI with its password replaced by `***`.
   public let location: String
+  /// Whether opening this storage created its store: the tables, and a stock row with
+  /// its initial stock for each fruit.
+  public let createdStore: Bool
   private let uri: ConnectionURI
   private let connectTimeout: Duration
   private let sessions: SessionPool
@@ -58,7 +66,10 @@ public final class PostgresStockStorage: StockStorage {
   }
 
   /// Connects to the database at `uri`, creating the store's tables in an empty
-  /// database.
+  /// database when `creating` allows.
+  ///
+  /// The store lives in the first schema of the connection's `search_path`; a schema
+  /// without tables holds no store.
   ///
   /// libpq reads the URI, so its parameters (`host=/socket/dir`, `port`, `sslmode`,
   /// …) and environment (`PGPASSFILE`, `PGSSLMODE`, …) work as libpq documents.
@@ -69,15 +80,19 @@ public final class PostgresStockStorage: StockStorage {
   ///     has no row for gets one with its `initialStock`.
   ///   - connectTimeout: How long connecting may take (libpq's `connect_timeout`,
   ///     at least 2 s), unless the URI or `PGCONNECT_TIMEOUT` sets one.
+  ///   - creating: Whether to create the store: `.ifMissing` (the default) in an empty
+  ///     database, `.never`, or `.always` (a new store only).
   ///   - maximumConnections: The most connections operations running at once may
   ///     hold; at least 1.
-  /// - Throws: `StockStorageError.invalid` for a malformed URI, a database that
+  /// - Throws: `StockStorageError.missing` under `.never` for an empty database, which
+  ///   is left empty; `.alreadyExists` under `.always` for a database that holds a
+  ///   store, which is left unchanged; `.invalid` for a malformed URI, a database that
   ///   holds other tables or another application's marker, a newer schema version,
   ///   and a fruit given twice or with negative initial stock; `.unavailable` when
   ///   the server cannot be reached, refuses the login, or fails.
   public init(
     uri: String, fruits: [Fruit], connectTimeout: Duration = .seconds(5),
-    maximumConnections: Int = 8
+    creating: StoreCreation = .ifMissing, maximumConnections: Int = 8
   ) throws(StockStorageError) {
     let parsed = ConnectionURI(uri)
     let location = parsed.redacted
@@ -103,8 +118,9 @@ public final class PostgresStockStorage: StockStorage {
     } catch {
       throw .unavailable(store: location, cause: error.failure("connecting"))
     }
+    let created: Bool
     do {
-      try Schema.prepare(connection)
+      created = try Schema.prepare(connection, creating: creating)
     } catch {
       switch error {
       case .database(let error, let purpose):
@@ -115,6 +131,17 @@ public final class PostgresStockStorage: StockStorage {
         throw invalid(
           "it has schema version \(version); this version reads version \(Schema.version)",
           "reading the schema")
+      case .missing:
+        throw .missing(
+          store: location,
+          cause: StorageFailure(
+            code: "", message: "the database holds no tables", purpose: "opening the store"))
+      case .alreadyExists(let version):
+        throw .alreadyExists(
+          store: location,
+          cause: StorageFailure(
+            code: "", message: "it holds a store of schema version \(version)",
+            purpose: "creating the store"))
       }
     }
     let session = try Session(
@@ -131,6 +158,7 @@ public final class PostgresStockStorage: StockStorage {
     }
     self.fruits = fruits.map(\.id)
     self.location = location
+    self.createdStore = created
     self.uri = parsed
     self.connectTimeout = connectTimeout
     self.listener = LockedValue(nil)

@@ -102,20 +102,29 @@ enum Schema {
     case foreign(String)
     /// The store's schema is newer than this version reads.
     case newerVersion(Int)
+    /// The schema holds no store, and it was not to be created.
+    case missing
+    /// The schema holds a store of this version already, and a new one was to be created.
+    case alreadyExists(version: Int)
   }
 
   /// Makes sure the connection's schema holds a store at the current version,
-  /// creating or upgrading it when needed.
+  /// creating it when `creating` allows, and upgrading it when needed.
   ///
   /// Creation and upgrades run in one transaction under an advisory lock, so many
   /// shops starting at once against a new database create the tables once; a
   /// database that is not empty and not a store, or a store of a newer version, is
-  /// left untouched.
+  /// left untouched, and so is an empty one under `.never` and a store under
+  /// `.always`.
   ///
-  /// - Throws: `Problem.foreign`, `.newerVersion`, or `.database` when a statement
-  ///   fails.
-  static func prepare(_ connection: Connection) throws(Problem) {
-    if try state(connection) == .store(version: version) { return }
+  /// - Returns: Whether this call created the store's tables.
+  /// - Throws: `Problem.missing` for an empty schema under `.never`, `.alreadyExists`
+  ///   for a store under `.always`; `.foreign`, `.newerVersion`, or `.database` when a
+  ///   statement fails.
+  static func prepare(_ connection: Connection, creating: StoreCreation) throws(Problem) -> Bool {
+    let first = try state(connection)
+    try refuse(first, creating: creating)
+    if first == .store(version: version) { return false }
     try run("creating the schema") { () throws(PostgresError) in
       try connection.execute("BEGIN")
     }
@@ -125,6 +134,7 @@ enum Schema {
       }
       // Another shop may have created or upgraded the schema meanwhile.
       let current = try state(connection)
+      try refuse(current, creating: creating)
       let from: Int
       switch current {
       case .empty:
@@ -165,9 +175,20 @@ enum Schema {
       try run("committing the schema") { () throws(PostgresError) in
         try connection.execute("COMMIT")
       }
+      return current == .empty
     } catch {
       _ = try? connection.execute("ROLLBACK")
       throw error
+    }
+  }
+
+  /// Throws when `creating` rules out opening a schema in `state`: an empty one under
+  /// `.never` holds no store, a store under `.always` is one already.
+  private static func refuse(_ state: State, creating: StoreCreation) throws(Problem) {
+    switch (state, creating) {
+    case (.empty, .never): throw .missing
+    case (.store(let version), .always): throw .alreadyExists(version: version)
+    default: return
     }
   }
 

@@ -11,7 +11,8 @@ public import JuiceMakerKit
 /// timeout.
 ///
 /// ```swift
-/// let storage = try SQLiteStockStorage(path: "shops/store.sqlite", fruits: catalog.fruits)
+/// let storage = try SQLiteStockStorage(
+///   path: "shops/store.sqlite", fruits: catalog.fruits, creating: .ifMissing)
 /// let store = try FruitStore(storage: storage)
 /// let shop = JuiceMaker(name: "downtown", catalog: catalog, store: store)
 /// try shop.make("banana-juice")
@@ -21,9 +22,12 @@ public import JuiceMakerKit
 /// //   [StockChange.Level(fruit: "banana", before: 10, after: 8)]
 /// ```
 ///
-/// The store is created on first use with each fruit's initial stock. A fruit that
-/// a later pack adds gets a row with its initial stock when a storage that holds it
-/// opens; the row of a fruit no longer given is kept, hidden, and shows its old
+/// Whether opening may create the store is the caller's choice (`StoreCreation`):
+/// `.ifMissing` creates it on first use, `.never` refuses a path with no store (a
+/// mistyped path stays a mistake, not a new store), and `.always` creates a new store
+/// and refuses an existing one. A new store holds each fruit's initial stock. A fruit
+/// that a later pack adds gets a row with its initial stock when a storage that holds
+/// it opens; the row of a fruit no longer given is kept, hidden, and shows its old
 /// level again when the fruit returns.
 ///
 /// The storage is safe to use from many threads; each instance serializes its own
@@ -37,17 +41,21 @@ public final class SQLiteStockStorage: StockStorage {
   public let fruits: [Fruit.ID]
   /// How durably each operation is kept.
   public let durability: Durability
+  /// Whether opening this storage created its store: the schema, and a stock row with
+  /// its initial stock for each fruit.
+  public let createdStore: Bool
   private let tables: LockedValue<StockTables>
   /// The last `data_version` a watcher saw.
   private let watched: LockedValue<Int64?>
 
   public var location: String { path }
 
-  /// Opens the store file at `path`, creating it when it does not exist.
+  /// Opens the store file at `path`, creating the store when `creating` allows.
   ///
-  /// A new file is created with mode 0600, and each missing parent directory with
-  /// mode 0700; existing files and directories keep their modes. Nothing is written
-  /// to a file that is not a store.
+  /// A path holds no store when no file is there, or the file is empty. A new file
+  /// is created with mode 0600, and each missing parent directory with mode 0700;
+  /// existing files and directories keep their modes. Nothing is written to a file
+  /// that is not a store, and under `.never` no file or directory is created.
   ///
   /// - Parameters:
   ///   - path: The store file.
@@ -55,14 +63,18 @@ public final class SQLiteStockStorage: StockStorage {
   ///     has no row for gets one with its `initialStock`.
   ///   - durability: How durably each operation is kept; `.full` by default.
   ///   - busyTimeout: How long an operation waits for another process's lock.
-  /// - Throws: `StockStorageError.invalid` for a file that is not a store (not
+  ///   - creating: Whether to create the store: `.ifMissing` (the default) when the
+  ///     path holds none, `.never`, or `.always` (a new store only).
+  /// - Throws: `StockStorageError.missing` under `.never` when the path holds no
+  ///   store; `.alreadyExists` under `.always` when it holds one, which is left
+  ///   unchanged; `.invalid` for a file that is not a store (not
   ///   SQLite, damaged, another application's, an unknown schema version) and for a
   ///   fruit given twice or with negative initial stock; `.unavailable` when the file
   ///   or its directory cannot be created, read or written, or another process holds
   ///   it locked past the busy timeout.
   public init(
     path: String, fruits: [Fruit], durability: Durability = .full,
-    busyTimeout: Duration = .seconds(15)
+    busyTimeout: Duration = .seconds(15), creating: StoreCreation = .ifMissing
   ) throws(StockStorageError) {
     var seen: Set<Fruit.ID> = []
     for fruit in fruits {
@@ -76,15 +88,16 @@ public final class SQLiteStockStorage: StockStorage {
           cause: StorageFailure(code: "", message: problem, purpose: "opening the store"))
       }
     }
-    try StoreFile.prepare(path)
+    try StoreFile.prepare(path, creating: creating)
     let database = try Database(path: path, busyTimeout: busyTimeout)
     try database.execute(
       StoreStatements.connectionPragmas(durability), purpose: "configuring the connection")
-    try StoreSchema.prepare(database)
+    let created = try StoreSchema.prepare(database, creating: creating)
     let tables = try StockTables(database: database, fruits: fruits)
     self.path = path
     self.fruits = tables.fruits
     self.durability = durability
+    self.createdStore = created
     self.tables = LockedValue(tables)
     self.watched = LockedValue(nil)
   }

@@ -9,7 +9,7 @@ import JuiceMakerKit
 #endif
 
 /// The store file on disk: created with mode 0600 in directories created with mode
-/// 0700, before SQLite ever opens it.
+/// 0700, before SQLite ever opens it, and only when the storage may create its store.
 ///
 /// SQLite creates the `-wal` and `-shm` files beside it with the store file's mode,
 /// so they are 0600 too.
@@ -20,16 +20,50 @@ enum StoreFile {
   static let directoryMode: mode_t = 0o700
 
   /// Makes sure a writable regular file exists at `path`, creating it (and any
-  /// missing parent directories) when needed. Existing files and directories keep
-  /// their modes.
+  /// missing parent directories) when `creating` allows. Existing files and
+  /// directories keep their modes.
   ///
-  /// - Throws: `StockStorageError.unavailable` when the file or a directory cannot be
-  ///   created, or the file is read-only; `.invalid` when the path names something
-  ///   other than a regular file.
-  static func prepare(_ path: String) throws(StockStorageError) {
+  /// With `.never`, nothing is created: a path that names nothing (a missing file, a
+  /// missing directory on the way, a dangling symbolic link) is `.missing`.
+  ///
+  /// - Throws: `StockStorageError.missing` for a path that names nothing under
+  ///   `.never`; `.unavailable` when the file or a directory cannot be created, or the
+  ///   file is read-only; `.invalid` when the path names something other than a
+  ///   regular file.
+  static func prepare(_ path: String, creating: StoreCreation) throws(StockStorageError) {
     guard !path.isEmpty else {
       throw unavailable(path, "the store path is empty")
     }
+    if creating != .never {
+      try create(path)
+    }
+    var status = stat()
+    guard stat(path, &status) == 0 else {
+      let reason = errno
+      guard reason != ENOENT || creating != .never else {
+        throw .missing(
+          store: path,
+          cause: StorageFailure(code: "", message: describe(reason), purpose: "opening the store"))
+      }
+      throw unavailable(path, "cannot read the store file: \(describe(reason))")
+    }
+    guard status.st_mode & S_IFMT == S_IFREG else {
+      throw invalid(path, "it is not a regular file")
+    }
+    // Checked by mode too, since `access` lets the superuser write anything.
+    guard status.st_mode & 0o222 != 0, access(path, R_OK | W_OK) == 0 else {
+      throw unavailable(path, "the store file is read-only")
+    }
+    // SQLite takes a file shorter than a page for an empty database and would write
+    // over it; only an empty file (a new store) may lack the header.
+    if status.st_size > 0, try !startsWithHeader(path) {
+      throw invalid(path, "the file is not an SQLite database")
+    }
+  }
+
+  /// Creates the file with mode 0600, and its missing parent directories, unless it
+  /// exists.
+  private static func create(_ path: String) throws(StockStorageError) {
     try createParentDirectories(of: path)
     let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, fileMode)
     if descriptor >= 0 {
@@ -44,22 +78,6 @@ enum StoreFile {
       syncDirectory(parent(of: path))
     } else if errno != EEXIST {
       throw unavailable(path, "cannot create the store file: \(describe(errno))")
-    }
-    var status = stat()
-    guard stat(path, &status) == 0 else {
-      throw unavailable(path, "cannot read the store file: \(describe(errno))")
-    }
-    guard status.st_mode & S_IFMT == S_IFREG else {
-      throw invalid(path, "it is not a regular file")
-    }
-    // Checked by mode too, since `access` lets the superuser write anything.
-    guard status.st_mode & 0o222 != 0, access(path, R_OK | W_OK) == 0 else {
-      throw unavailable(path, "the store file is read-only")
-    }
-    // SQLite takes a file shorter than a page for an empty database and would write
-    // over it; only an empty file (a new store) may lack the header.
-    if status.st_size > 0, try !startsWithHeader(path) {
-      throw invalid(path, "the file is not an SQLite database")
     }
   }
 

@@ -170,13 +170,19 @@ enum StoreSchema {
   }
 
   /// Makes sure the opened file is a store of the current schema in WAL mode,
-  /// creating the schema in an empty file and migrating an older store.
+  /// creating the schema in an empty file when `creating` allows and migrating an
+  /// older store.
   ///
-  /// Nothing is written to a file that is not an empty file or a store.
+  /// Nothing is written to a file that is not an empty file or a store, to an empty
+  /// file under `.never`, or to a store under `.always`.
   ///
-  /// - Throws: `StockStorageError.invalid` for a file that is not a store this
-  ///   version can read; `.unavailable` when it cannot be read or changed.
-  static func prepare(_ database: Database) throws(StockStorageError) {
+  /// - Returns: Whether this call created the schema.
+  /// - Throws: `StockStorageError.missing` for an empty file under `.never`,
+  ///   `.alreadyExists` for a store under `.always`; `.invalid` for a file that is not
+  ///   a store this version can read; `.unavailable` when it cannot be read or changed.
+  static func prepare(_ database: Database, creating: StoreCreation) throws(StockStorageError)
+    -> Bool
+  {
     // Several processes may open a new file at once. SQLite answers some lock
     // conflicts there at once with SQLITE_BUSY, without waiting (switching the
     // journal mode, for one), so a busy failure is tried again until the busy
@@ -184,8 +190,7 @@ enum StoreSchema {
     let deadline = ContinuousClock.now + database.busyTimeout
     while true {
       do {
-        try prepareOnce(database)
-        return
+        return try prepareOnce(database, creating: creating)
       } catch {
         guard case .unavailable = error, ContinuousClock.now < deadline else { throw error }
         Thread.sleep(forTimeInterval: 0.005)
@@ -195,8 +200,12 @@ enum StoreSchema {
 
   private static let purpose = "checking the store's schema"
 
-  private static func prepareOnce(_ database: Database) throws(StockStorageError) {
+  private static func prepareOnce(_ database: Database, creating: StoreCreation)
+    throws(StockStorageError) -> Bool
+  {
     var state = try snapshotState(of: database)
+    try refuse(state, creating: creating, database)
+    var created = false
     if state == .empty {
       // Before the first write, which fixes the page size for good.
       try database.execute("PRAGMA page_size = \(pageSize)", purpose: purpose)
@@ -206,8 +215,11 @@ enum StoreSchema {
       state = try database.transaction { () throws(StockStorageError) -> State in
         // Another process may have created or migrated the schema since the first look.
         let state = try self.state(of: database)
+        try refuse(state, creating: creating, database)
         switch state {
-        case .empty: try migrate(database, from: 0)
+        case .empty:
+          try migrate(database, from: 0)
+          created = true
         case .store(let version) where version < self.version:
           try migrate(database, from: version)
         default: return state
@@ -219,6 +231,7 @@ enum StoreSchema {
     switch state {
     case .store:
       try useWAL(database)
+      return created
     case .empty:
       throw context.invalid("the schema could not be created", purpose: purpose)
     case .newer(let version):
@@ -230,6 +243,28 @@ enum StoreSchema {
         "it belongs to another application (application_id \(applicationID))", purpose: purpose)
     case .unmarked:
       throw context.invalid("it holds the tables of another application", purpose: purpose)
+    }
+  }
+
+  /// Throws when `creating` rules out opening a file in `state`: an empty file under
+  /// `.never` holds no store, a store under `.always` is one already.
+  private static func refuse(_ state: State, creating: StoreCreation, _ database: Database)
+    throws(StockStorageError)
+  {
+    switch (state, creating) {
+    case (.empty, .never):
+      throw .missing(
+        store: database.path,
+        cause: StorageFailure(
+          code: "", message: "the file holds no store yet", purpose: "opening the store"))
+    case (.store(let version), .always), (.newer(let version), .always):
+      throw .alreadyExists(
+        store: database.path,
+        cause: StorageFailure(
+          code: "", message: "it holds a store of schema version \(version)",
+          purpose: "creating the store"))
+    default:
+      return
     }
   }
 

@@ -4,7 +4,8 @@ import Testing
 /// What the command definitions give every command: one parser, `--help`, JSON usage errors.
 struct CommandModelTests {
   static let commands = [
-    "shop", "menu", "stock", "order", "history", "validate", "rush", "packs", "completions",
+    "init", "shop", "menu", "stock", "order", "history", "validate", "rush", "packs",
+    "completions",
   ]
 
   @Test(arguments: commands)

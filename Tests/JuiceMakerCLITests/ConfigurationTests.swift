@@ -42,12 +42,14 @@ struct ConfigurationTests {
   @Test func storeComesFromTheOptionThenTheEnvironment() async throws {
     let sandbox = try Sandbox()
     let fromEnvironment = sandbox.path("env/store.sqlite")
+    try await sandbox.initialize(fromEnvironment)
     let viaEnvironment = try await sandbox.run(
       ["order", "kiwi-juice"], environment: ["JUICE_MAKER_STORE": fromEnvironment],
       useStore: false)
     #expect(viaEnvironment.status == 0, "\(viaEnvironment)")
     #expect(FileManager.default.fileExists(atPath: fromEnvironment))
     let fromOption = sandbox.path("option.sqlite")
+    try await sandbox.initialize(fromOption)
     let optionFirst = try await sandbox.run(
       ["--store", fromOption, "order", "mango-juice"],
       environment: ["JUICE_MAKER_STORE": fromEnvironment], useStore: false)
@@ -115,7 +117,7 @@ struct ConfigurationTests {
       (["validate", "--help"], "Usage: juice-maker validate [FILE…] [--catalog] [options]"),
     ] as [([String], String)])
   func everyCommandHasHelp(arguments: [String], firstLine: String) async throws {
-    let sandbox = try Sandbox()
+    let sandbox = try Sandbox(.absent)
     let outcome = try await sandbox.run(arguments)
     #expect(outcome.status == 0, "\(outcome)")
     #expect(outcome.lines.first == firstLine)

@@ -99,12 +99,15 @@ struct ExitCodeTests {
     let file = sandbox.path("plain-file")
     try "x".write(toFile: file, atomically: true, encoding: .utf8)
     let store = file + "/store.sqlite"
-    let outcome = try await sandbox.run(["--store", store, "stock"], useStore: false)
+    let outcome = try await sandbox.run(["--store", store, "init"], useStore: false)
     #expect(outcome.status == 74, "\(outcome)")
     #expect(outcome.stdout == "")
     #expect(
       outcome.stderr
         == "The store \(store) cannot be used: cannot create the store file: Not a directory.\n")
+    let opening = try await sandbox.run(["--store", store, "stock"], useStore: false)
+    #expect(opening.status == 74, "\(opening)")
+    #expect(opening.stderr.contains("Not a directory"), "\(opening)")
     let json = try await sandbox.run(["--json", "--store", store, "stock"], useStore: false)
     #expect(json.status == 74, "\(json)")
     #expect(try json.json().string("error") == "storeUnavailable")

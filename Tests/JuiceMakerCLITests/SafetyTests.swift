@@ -22,6 +22,7 @@ struct SafetyTests {
   @Test func rushIgnoresAnExportedStoreAndSaysItRunsInMemory() async throws {
     let sandbox = try Sandbox()
     let exported = sandbox.path("exported.sqlite")
+    try await sandbox.initialize(exported)
     let seeded = try await sandbox.run(
       ["order", "kiwi-juice"], environment: ["JUICE_MAKER_STORE": exported], useStore: false)
     #expect(seeded.status == 0, "\(seeded)")

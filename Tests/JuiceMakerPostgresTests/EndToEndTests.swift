@@ -23,6 +23,7 @@ struct EndToEndTests {
   @Test func everyCommandRunsAgainstTheServer() async throws {
     let (server, _, database) = try Postgres.newDatabase()
     let store = server.tcpURI(database: database)
+    try await JuiceMakerRun.initialize(store)
     for arguments in [
       ["menu"], ["stock"], ["order", "banana-juice"], ["stock", "add", "kiwi", "5"],
       ["stock", "remove", "kiwi", "1"], ["stock", "set", "mango", "7", "--if-stock", "10"],
@@ -47,6 +48,8 @@ struct EndToEndTests {
     let rush = try await JuiceMakerRun.run(
       ["rush", "--shops", "2", "--orders", "20"], store: store)
     #expect(rush.status == 0, "\(rush)")
+    #expect(rush.stdout.hasPrefix("Store: postgresql://postgres:***@"), "\(rush)")
+    #expect(!rush.stdout.contains(server.password), "\(rush)")
     let audit = try Audit(server.socketURI(database: database))
     #expect(try audit.levels() == audit.journaledLevels())
   }
@@ -54,6 +57,7 @@ struct EndToEndTests {
   @Test func eightShopsOf250OrdersOverTCPConserveStockExactly() async throws {
     let (server, _, database) = try Postgres.newDatabase()
     let store = server.tcpURI(database: database)
+    try await JuiceMakerRun.initialize(store)
     let initial = ["strawberry": 300, "banana": 300, "pineapple": 300, "kiwi": 300, "mango": 300]
     for (fruit, level) in initial.sorted(by: { $0.key < $1.key }) {
       let outcome = try await JuiceMakerRun.run(
@@ -112,6 +116,7 @@ struct EndToEndTests {
 
   @Test func theSameRequestIDSentTwiceAndConcurrentlyIsAppliedOnce() async throws {
     let (server, uri, _) = try Postgres.newDatabase()
+    try await JuiceMakerRun.initialize(uri)
     let arguments = ["--json", "order", "strawberry-banana-juice", "--request-id", "till-3-42"]
     async let first = JuiceMakerRun.run(arguments, store: uri)
     async let second = JuiceMakerRun.run(arguments, store: uri)
@@ -137,6 +142,7 @@ struct EndToEndTests {
 
   @Test func anotherOrderUnderAUsedRequestIDIsRefusedAndMakesNothing() async throws {
     let (server, uri, _) = try Postgres.newDatabase()
+    try await JuiceMakerRun.initialize(uri)
     let first = try await JuiceMakerRun.run(
       ["order", "banana-juice", "--request-id", "X2"], store: uri)
     #expect(first.status == 0, "\(first)")

@@ -74,6 +74,7 @@ struct FaultTests {
   @Test func shopsKilledAtRandomMomentsLeaveEveryLevelEqualToItsJournal() async throws {
     let (server, _, database) = try Postgres.newDatabase()
     let store = server.tcpURI(database: database)
+    try await JuiceMakerRun.initialize(store)
     #expect(
       try await JuiceMakerRun.run(["stock", "set", "strawberry", "5000"], store: store).status == 0)
     var script = ""
@@ -111,6 +112,7 @@ struct FaultTests {
     defer { server.stop() }
     let database = try server.createDatabase()
     let store = server.tcpURI(database: database)
+    try await JuiceMakerRun.initialize(store)
     #expect(
       try await JuiceMakerRun.run(["stock", "set", "strawberry", "2000"], store: store).status == 0)
     let clients = 6

@@ -10,7 +10,7 @@ struct LiveChangesTests {
   @Test func anObserverSeesAnotherProcesssOrderWithinOneSecond() async throws {
     let (_, uri, _) = try Postgres.newDatabase()
     // Creates the store with the shipped fruits.
-    #expect(try await JuiceMakerRun.run(["stock"], store: uri).status == 0)
+    try await JuiceMakerRun.initialize(uri)
     let catalog = try Catalog.load(from: JuiceMakerRun.root.appending(path: "Recipes"))
     let store = FruitStore(storage: try PostgresStockStorage(uri: uri, fruits: catalog.fruits))
     let seen = Mutex<(StockChange, ContinuousClock.Instant)?>(nil)

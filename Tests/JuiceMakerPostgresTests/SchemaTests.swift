@@ -21,9 +21,9 @@ struct SchemaTests {
     let (_, uri, _) = try Postgres.newDatabase()
     let connection = try connect(uri)
     #expect(try Schema.state(connection) == .empty)
-    try Schema.prepare(connection)
+    #expect(try Schema.prepare(connection, creating: .ifMissing))
     #expect(try Schema.state(connection) == .store(version: Schema.version))
-    try Schema.prepare(connection)
+    #expect(try !Schema.prepare(connection, creating: .ifMissing))
     #expect(
       try tables(connection) == ["journal", "juice_maker_meta", "juice_maker_migrations", "stock"])
     let migrations = try connection.execute("SELECT version FROM juice_maker_migrations")
@@ -36,7 +36,9 @@ struct SchemaTests {
       for _ in 0..<8 {
         group.addTask {
           do {
-            try Schema.prepare(try Connection(uri: ConnectionURI(uri), connectTimeout: .seconds(5)))
+            _ = try Schema.prepare(
+              try Connection(uri: ConnectionURI(uri), connectTimeout: .seconds(5)),
+              creating: .ifMissing)
             return nil
           } catch {
             return "\(error)"
@@ -54,7 +56,7 @@ struct SchemaTests {
     let connection = try connect(uri)
     try connection.execute("CREATE TABLE invoices (id int)")
     #expect(throws: Schema.Problem.foreign("it holds other tables (invoices)")) {
-      try Schema.prepare(connection)
+      _ = try Schema.prepare(connection, creating: .ifMissing)
     }
     #expect(try tables(connection) == ["invoices"])
   }
@@ -69,7 +71,7 @@ struct SchemaTests {
       throws: Schema.Problem.foreign(
         "its juice_maker_meta table names the application smoothie-maker")
     ) {
-      try Schema.prepare(connection)
+      _ = try Schema.prepare(connection, creating: .ifMissing)
     }
     #expect(try tables(connection) == ["juice_maker_meta"])
   }
@@ -77,11 +79,11 @@ struct SchemaTests {
   @Test func refusesANewerSchemaVersionUntouched() throws {
     let (_, uri, _) = try Postgres.newDatabase()
     let connection = try connect(uri)
-    try Schema.prepare(connection)
+    _ = try Schema.prepare(connection, creating: .ifMissing)
     try connection.execute(
       "UPDATE juice_maker_meta SET value = '\(Schema.version + 1)' WHERE key = 'schema_version'")
     #expect(throws: Schema.Problem.newerVersion(Schema.version + 1)) {
-      try Schema.prepare(connection)
+      _ = try Schema.prepare(connection, creating: .ifMissing)
     }
     let migrations = try connection.execute("SELECT count(*) FROM juice_maker_migrations")
     #expect(migrations.integer(0, 0) == Int64(Schema.migrator.migrations.count))
@@ -159,5 +161,24 @@ struct SchemaTests {
       return .done
     }
     #expect(try storage.levels() == [0, 12, 11])
+  }
+
+  @Test func leavesAnEmptyDatabaseEmptyWhenNotToCreate() throws {
+    let (_, uri, _) = try Postgres.newDatabase()
+    let connection = try connect(uri)
+    #expect(throws: Schema.Problem.missing) {
+      _ = try Schema.prepare(connection, creating: .never)
+    }
+    #expect(try tables(connection) == [])
+  }
+
+  @Test func createsOnlyWhereNoStoreIs() throws {
+    let (_, uri, _) = try Postgres.newDatabase()
+    let connection = try connect(uri)
+    #expect(try Schema.prepare(connection, creating: .always))
+    #expect(throws: Schema.Problem.alreadyExists(version: Schema.version)) {
+      _ = try Schema.prepare(connection, creating: .always)
+    }
+    #expect(try !Schema.prepare(connection, creating: .never))
   }
 }

@@ -32,11 +32,15 @@ struct KillTests {
     let clock = ContinuousClock()
     let start = clock.now
     for round in 0..<Self.kills {
-      // The first rounds start from no store and die young, while it is created.
+      // The first rounds start from no store and kill `init` while it creates one; what
+      // it left is finished by a second `init`, and the order loop then dies young.
       if round < 4 {
         for suffix in ["", "-wal", "-shm"] {
           try? FileManager.default.removeItem(atPath: store + suffix)
         }
+        try Self.initializeAndKill(
+          store: store, workspace: workspace, round: round,
+          after: .milliseconds(Int(random.next() % 40)))
       }
       // Later rounds die at a random moment after the child's first write.
       let delay = round < 4 ? Int(random.next() % 60) : Int(random.next() % 250)
@@ -57,6 +61,35 @@ struct KillTests {
         + "writing orders; the journal holds \(entries) entries")
     #expect(killed >= 20)
     #expect(killedWhileWriting >= 10, "too few children were killed in the middle of their orders")
+  }
+
+  /// Runs `init` and kills it with `SIGKILL` after `delay` unless it ended first, then runs
+  /// `init` again to the end: it creates the store in what the first one left (nothing,
+  /// an empty file, a file without tables), or finds the store the first one made.
+  static func initializeAndKill(
+    store: String, workspace: Workspace, round: Int, after delay: Duration
+  ) throws {
+    let arguments = [
+      "--recipes", Paths.recipes.path, "--localization", Paths.localization.path, "--store", store,
+      "--lang", "en", "init",
+    ]
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Paths.binary)
+    process.arguments = arguments
+    process.environment = workspace.environment
+    process.currentDirectoryURL = workspace.url.appendingPathComponent("cwd")
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    let done = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in done.signal() }
+    try process.run()
+    if done.wait(timeout: .now() + Double(delay.components.attoseconds) / 1e18) == .timedOut {
+      kill(process.processIdentifier, SIGKILL)
+      _ = done.wait(timeout: .now() + 10)
+    }
+    process.waitUntilExit()
+    let again = try JuiceMakerProcess.run(arguments, in: workspace)
+    #expect([0, 65].contains(again.status), "round \(round): init after a killed init: \(again)")
   }
 
   /// Runs a workload and kills it after `delay`, counted from its first write to

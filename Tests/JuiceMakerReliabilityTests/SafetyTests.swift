@@ -29,6 +29,12 @@ struct SafetyTests {
     }
     document["strings"] = strings
     try JSONSerialization.data(withJSONObject: document).write(to: url)
+    let created = try JuiceMakerProcess.run(
+      [
+        "--recipes", workspace.path("recipes"), "--localization", workspace.path("localization"),
+        "--store", workspace.path("store/store.sqlite"), "init",
+      ], in: workspace)
+    try #require(created.status == 0, "\(created)")
     return workspace
   }
 
@@ -90,7 +96,7 @@ struct SafetyTests {
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
     process.arguments = [
       "-c", #"umask 000; exec "$0" "$@""#, Paths.binary, "--recipes", Paths.recipes.path,
-      "--localization", Paths.localization.path, "--store", store, "stock", "add", "kiwi", "1",
+      "--localization", Paths.localization.path, "--store", store, "init",
     ]
     process.environment = workspace.environment
     process.standardOutput = FileHandle.nullDevice
@@ -130,6 +136,12 @@ struct SafetyTests {
     let allowed: Set<String> = [
       "store", "store/store.sqlite", "store/store.sqlite-wal", "store/store.sqlite-shm",
     ]
+    let created = try JuiceMakerProcess.run(
+      [
+        "--recipes", workspace.path("recipes"), "--localization", workspace.path("localization"),
+        "--store", workspace.path("store/store.sqlite"), "init",
+      ], in: workspace)
+    try #require(created.status == 0, "\(created)")
     for command in Self.writingCommands {
       let before = workspace.snapshot()
       let outcome = try JuiceMakerProcess.run(

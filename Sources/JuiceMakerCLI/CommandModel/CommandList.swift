@@ -1,7 +1,7 @@
 /// Every command, in the order help lists them.
 enum Commands {
   static let all: [any Command.Type] = [
-    ShopCommand.self, MenuCommand.self, StockCommand.self, OrderCommand.self,
+    InitCommand.self, ShopCommand.self, MenuCommand.self, StockCommand.self, OrderCommand.self,
     HistoryCommand.self, ValidateCommand.self, RushCommand.self, PacksCommand.self,
     CompletionsCommand.self,
   ]

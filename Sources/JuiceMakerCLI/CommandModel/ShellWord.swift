@@ -1,10 +1,28 @@
-/// A word of a command line as the user typed it into a shell, before the shell read it.
+/// A word of a command line as a POSIX shell reads it: the shell's quoting rules, both
+/// ways.
 ///
 /// The completion scripts pass the words of the line being completed to
-/// ``CompletionCandidates`` as typed; this reads them as a POSIX shell would, so that
-/// `--recipes ~/my\ packs` and `--recipes "~/my packs"` name the directories the command
-/// will be given. Nothing is evaluated: variables and command substitutions stay as written.
+/// ``CompletionCandidates`` as typed; `unquoted(_:home:)` reads them as a POSIX shell
+/// would, so that `--recipes ~/my\ packs` and `--recipes "~/my packs"` name the directories
+/// the command will be given. Nothing is evaluated: variables and command substitutions stay
+/// as written. `quoted(_:)` writes a word a message suggests so the shell reads it back
+/// unchanged.
 enum ShellWord {
+  /// `word` as is when the shell takes it literally, else in single quotes:
+  /// `postgresql:///juice?host=/tmp&port=5499` becomes
+  /// `'postgresql:///juice?host=/tmp&port=5499'`, and `it's` becomes `'it'\''s'`.
+  static func quoted(_ word: String) -> String {
+    let literal =
+      !word.isEmpty
+      && word.unicodeScalars.allSatisfy { scalar in
+        scalar.isASCII
+          && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+            || "@%+=:,./_-".unicodeScalars.contains(scalar))
+      }
+    if literal { return word }
+    return "'" + word.replacing("'", with: #"'\''"#) + "'"
+  }
+
   /// The word with its quoting removed and a leading tilde expanded.
   ///
   /// - A backslash outside quotes makes the next character literal; before a line break,

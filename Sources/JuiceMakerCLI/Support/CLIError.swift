@@ -1,4 +1,5 @@
 import JuiceMakerKit
+import JuiceMakerPostgres
 
 /// Why a command did not do what was asked. Each case knows its exit code, its
 /// JSON error code, and the catalog key of its message.
@@ -68,6 +69,11 @@ enum CLIError: Error, Equatable, Sendable {
   case invalidStore(path: String, detail: String)
   /// The store file cannot be used now.
   case storeUnavailable(path: String, detail: String)
+  /// No store is where the command looked (no file, an empty file, an empty
+  /// database), and only `init` creates one. Nothing was created.
+  case storeMissing(location: String, detail: String)
+  /// `init` found a store where it was to create one, and left it unchanged.
+  case storeExists(location: String)
   /// The store was lost while the operation with request id `id` was being committed:
   /// it may or may not have been kept. Sending it again with the same id tells.
   case outcomeUnknown(path: String, id: RequestID, detail: String)
@@ -86,7 +92,7 @@ enum CLIError: Error, Equatable, Sendable {
       error.problems.allSatisfy(\.isInputOutput) ? .ioError : .dataError
     case .invalidStrings(let error):
       error.problems.allSatisfy(\.isInputOutput) ? .ioError : .dataError
-    case .validationFailed, .invalidStore, .conservationBroken:
+    case .validationFailed, .invalidStore, .conservationBroken, .storeMissing, .storeExists:
       .dataError
     case .storeUnavailable, .outcomeUnknown, .outputFailed: .ioError
     case .alreadyReported(let code): code
@@ -129,6 +135,8 @@ enum CLIError: Error, Equatable, Sendable {
     case .validationFailed: "validationFailed"
     case .invalidStore: "invalidStore"
     case .storeUnavailable: "storeUnavailable"
+    case .storeMissing: "storeMissing"
+    case .storeExists: "storeExists"
     case .outcomeUnknown: "outcomeUnknown"
     case .requestIDReused: "requestIDReused"
     case .conservationBroken: "conservationBroken"
@@ -219,6 +227,13 @@ enum CLIError: Error, Equatable, Sendable {
       return l.string("error.invalidStore", s(path), s(detail))
     case .storeUnavailable(let path, let detail):
       return l.string("error.storeUnavailable", s(path), s(detail))
+    case .storeMissing(let location, let detail):
+      let command = s("juice-maker init --store " + ShellWord.quoted(location))
+      return PostgresStockStorage.isConnectionURI(location)
+        ? l.string("error.storeMissing.database", s(location), command)
+        : l.string("error.storeMissing.file", s(location), s(detail), command)
+    case .storeExists(let location):
+      return l.string("error.storeExists", s(location))
     case .outcomeUnknown(let path, let id, let detail):
       return l.string("error.outcomeUnknown", s(path), s(id.rawValue), s(detail))
     case .requestIDReused(let id, let firstUse):
@@ -247,8 +262,9 @@ enum ShopNameProblem: String, Sendable, CaseIterable {
 }
 
 extension CLIError {
-  /// The error a store failure becomes: invalid data exits 65, anything else 74. The
-  /// message keeps the engine's words and code.
+  /// The error a store failure becomes: invalid data, a missing store and an
+  /// existing one where `init` creates one exit 65, anything else 74. The message keeps
+  /// the engine's words and code.
   init(_ error: StockStorageError) {
     let cause = error.cause
     let detail = cause.code.isEmpty ? cause.message : "\(cause.message) (\(cause.code))"
@@ -257,6 +273,10 @@ extension CLIError {
       self = .invalidStore(path: store, detail: detail)
     case .unavailable(let store, _):
       self = .storeUnavailable(path: store, detail: detail)
+    case .missing(let store, _):
+      self = .storeMissing(location: store, detail: detail)
+    case .alreadyExists(let store, _):
+      self = .storeExists(location: store)
     case .outcomeUnknown(let store, let id, _):
       self = .outcomeUnknown(path: store, id: id, detail: detail)
     }

@@ -39,6 +39,12 @@ struct Context {
     return StoreAddress(defaultPath: state + "/juice-maker/store.sqlite")
   }
 
+  /// Whether the store is the per-user default: neither `--store` nor
+  /// `JUICE_MAKER_STORE` names one.
+  var usesDefaultStore: Bool {
+    global.store == nil && global.storeVariable == nil
+  }
+
   /// Loads the packs.
   func loadCatalog() throws(CLIError) -> Catalog {
     try DataLayers.loadCatalog(packFiles())
@@ -50,27 +56,53 @@ struct Context {
 
   /// Opens the durable store for the catalog's fruits.
   ///
-  /// Opening waits up to `Context.busyTimeout` for another process's lock whatever
-  /// `busyTimeout` is.
+  /// A store is created on purpose, by `init`: a store that `--store` or
+  /// `JUICE_MAKER_STORE` names must exist, so a mistyped path or database is refused and
+  /// nothing is created. Only the per-user default store is created on first use, with a
+  /// one-line notice on standard error. Opening waits up to `Context.busyTimeout` for
+  /// another process's lock whatever `busyTimeout` is.
   ///
   /// - Parameters:
   ///   - catalog: The fruits the store holds.
   ///   - busyTimeout: How long each operation on an SQLite store waits for another
   ///     process's lock; the shop waits briefly and tries again itself.
+  /// - Throws: `CLIError.storeMissing` when a named store does not exist, or the error
+  ///   the store failed with.
   func openStore(for catalog: Catalog, busyTimeout: Duration = Context.busyTimeout)
     throws(CLIError) -> FruitStore
   {
+    let opened = try openStorage(
+      for: catalog, creating: usesDefaultStore ? .ifMissing : .never, busyTimeout: busyTimeout)
+    if opened.created {
+      errorOutput.write(
+        texts.string("store.created.default", .string(texts.shown(opened.storage.location)))
+          + "\n")
+    }
+    return FruitStore(storage: opened.storage)
+  }
+
+  /// Opens the storage of the store `store` names: a PostgreSQL database for a
+  /// `postgresql://` or `postgres://` URI, else an SQLite file.
+  ///
+  /// - Returns: The storage, and whether opening it created the store.
+  /// - Throws: The `CLIError` of the storage's failure: `.storeMissing` under `.never`,
+  ///   `.storeExists` under `.always`.
+  func openStorage(
+    for catalog: Catalog, creating: StoreCreation, busyTimeout: Duration = Context.busyTimeout
+  ) throws(CLIError) -> (storage: any StockStorage, created: Bool) {
     let address = store
     let deadline = ContinuousClock.now + Self.busyTimeout
     while true {
       do throws(StockStorageError) {
         if address.isURI {
-          return FruitStore(
-            storage: try PostgresStockStorage(uri: address.text, fruits: catalog.fruits))
+          let storage = try PostgresStockStorage(
+            uri: address.text, fruits: catalog.fruits, creating: creating)
+          return (storage, storage.createdStore)
         }
-        return FruitStore(
-          storage: try SQLiteStockStorage(
-            path: address.text, fruits: catalog.fruits, busyTimeout: busyTimeout))
+        let storage = try SQLiteStockStorage(
+          path: address.text, fruits: catalog.fruits, busyTimeout: busyTimeout,
+          creating: creating)
+        return (storage, storage.createdStore)
       } catch {
         guard case .unavailable = error, ShopHealth(error) == .busy,
           ContinuousClock.now < deadline

@@ -10,6 +10,12 @@ public enum StockStorageError: Error, Hashable, Sendable {
   /// The operation with request id `id` was sent for commit but its result was lost;
   /// it may or may not be kept. `StockStorage.entry(for:)` tells which.
   case outcomeUnknown(store: String, id: RequestID, cause: StorageFailure)
+  /// There is no store at `store` (no file, an empty file, a database without the
+  /// store's tables) and opening it with `StoreCreation.never` created none.
+  case missing(store: String, cause: StorageFailure)
+  /// A store exists at `store` already; opening it with `StoreCreation.always`
+  /// left it unchanged.
+  case alreadyExists(store: String, cause: StorageFailure)
 }
 
 /// What the storage engine said when it failed, and what the storage was doing.
@@ -36,7 +42,8 @@ extension StockStorageError {
   /// The store the error names.
   public var store: String {
     switch self {
-    case .unavailable(let store, _), .invalid(let store, _), .outcomeUnknown(let store, _, _):
+    case .unavailable(let store, _), .invalid(let store, _), .outcomeUnknown(let store, _, _),
+      .missing(let store, _), .alreadyExists(let store, _):
       store
     }
   }
@@ -44,7 +51,8 @@ extension StockStorageError {
   /// The engine's failure.
   public var cause: StorageFailure {
     switch self {
-    case .unavailable(_, let cause), .invalid(_, let cause), .outcomeUnknown(_, _, let cause):
+    case .unavailable(_, let cause), .invalid(_, let cause), .outcomeUnknown(_, _, let cause),
+      .missing(_, let cause), .alreadyExists(_, let cause):
       cause
     }
   }
@@ -61,6 +69,10 @@ extension StockStorageError: CustomStringConvertible {
       "store \(store) is not a valid juice-maker store: \(cause)"
     case .outcomeUnknown(let store, let id, let cause):
       "store \(store) lost the outcome of request \(id): \(cause)"
+    case .missing(let store, let cause):
+      "there is no store at \(store): \(cause)"
+    case .alreadyExists(let store, let cause):
+      "there is a store at \(store) already: \(cause)"
     }
   }
 }

@@ -4,8 +4,8 @@ import Synchronization
 import Testing
 
 /// One test's own world: a fresh temporary directory that serves as `HOME` and holds the
-/// store file, and a controlled environment without the caller's `LANG`, `LC_*` or
-/// `JUICE_MAKER_*`.
+/// store file (made by `init` unless the test asks for none), and a controlled environment
+/// without the caller's `LANG`, `LC_*` or `JUICE_MAKER_*`.
 ///
 /// `run` starts the built `juice-maker`, with the package root as its working directory so
 /// `./Recipes` and `./Localization` resolve; `runInProcess` runs `CLI` in this process.
@@ -19,11 +19,27 @@ final class Sandbox: Sendable {
   /// How long one run may take before it is killed and the test fails.
   static let timeout: Duration = .seconds(60)
 
-  init() throws {
+  /// Whether the sandbox's store exists before the first run.
+  enum StoreSetup {
+    /// Created by the built `juice-maker init`, with the shipped menu's initial stock, as
+    /// a shop is set up before it is used.
+    case initialized
+    /// Not there: a command given `--store` with it is refused until `init` creates it.
+    case absent
+  }
+
+  /// Creates the sandbox's directory and, unless told not to, its store.
+  ///
+  /// - Parameter setup: Whether to run `juice-maker init` for the sandbox's store first.
+  init(_ setup: StoreSetup = .initialized) throws {
     directory = FileManager.default.temporaryDirectory
       .appending(path: "JuiceMakerCLITests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     store = directory.appending(path: "store.sqlite").path
+    if setup == .initialized {
+      let outcome = try runBlocking(["init"])
+      try #require(outcome.status == 0, "juice-maker init: \(outcome)")
+    }
   }
 
   deinit {
@@ -52,6 +68,14 @@ final class Sandbox: Sendable {
       environment[key] = value
     }
     return environment
+  }
+
+  /// Creates another store with the shipped menu's initial stock: `juice-maker init`.
+  ///
+  /// - Parameter path: The store file, or a PostgreSQL URI.
+  func initialize(_ path: String) async throws {
+    let outcome = try await run(["--store", path, "init"], useStore: false)
+    try #require(outcome.status == 0, "juice-maker init: \(outcome)")
   }
 
   // MARK: - Running the executable
@@ -101,8 +125,8 @@ final class Sandbox: Sendable {
   }
 
   /// Runs the built `juice-maker` with the sandbox's store and blocks the calling thread
-  /// until it ends, for code that cannot await: a `LineInput` acting between two lines of
-  /// a shop run in-process.
+  /// until it ends, for code that cannot await: `init` when the sandbox is made, a
+  /// `LineInput` acting between two lines of a shop run in-process.
   ///
   /// - Parameter arguments: The arguments after `--store FILE`.
   /// - Returns: The exit status and what the process wrote.

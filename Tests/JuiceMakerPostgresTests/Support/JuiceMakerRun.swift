@@ -44,6 +44,13 @@ enum JuiceMakerRun {
       .first { FileManager.default.isExecutableFile(atPath: $0.path) }
   }()
 
+  /// Creates the store with `juice-maker --store STORE init`, as a chain sets up its
+  /// database before its shops use it.
+  static func initialize(_ store: String) async throws {
+    let outcome = try await run(["init"], store: store)
+    try #require(outcome.status == 0, "juice-maker init: \(outcome)")
+  }
+
   /// Runs `juice-maker --store STORE ARGUMENTS…` and waits for it, for at most 120 s.
   ///
   /// With `killAfter`, the process is killed with `SIGKILL` that long after it started,
