@@ -32,7 +32,7 @@ struct InputRefusalTests {
     ("file:///tmp/x.sqlite", "SQLite URI"), (":memory:", "would keep nothing"),
   ])
   func aStoreThatIsNotAPathOrAPostgresURIIsRefused(store: String, reason: String) async throws {
-    let sandbox = try Sandbox()
+    let sandbox = try Sandbox(.absent)
     for arguments in [["--store", store, "order", "banana-juice"], ["--json", "stock"]] {
       let outcome = try await sandbox.run(
         arguments, environment: ["JUICE_MAKER_STORE": store], useStore: false,
@@ -47,6 +47,9 @@ struct InputRefusalTests {
     #expect(left.filter { !$0.hasSuffix(".out") && !$0.hasSuffix(".err") } == [])
     // The way to a file of that name, as the message says.
     let path = "./" + store.prefix { $0 != "?" && $0 != "/" }
+    let created = try await sandbox.run(
+      ["--store", path, "init"], useStore: false, workingDirectory: sandbox.directory)
+    #expect(created.status == 0, "\(created)")
     let outcome = try await sandbox.run(
       ["--store", path, "stock", "add", "kiwi", "1"], useStore: false,
       workingDirectory: sandbox.directory)

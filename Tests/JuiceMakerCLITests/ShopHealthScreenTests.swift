@@ -87,6 +87,8 @@ struct ShopHealthScreenTests {
     defer { server.stop() }
     let uri = server.socketURI(database: try server.createDatabase())
     let sandbox = try Sandbox()
+    let created = try await sandbox.run(["--store", uri, "init"], useStore: false)
+    #expect(created.status == 0, "\(created)")
     let pane = try TmuxPane(["--lang", "en"], in: sandbox, store: uri)
     try await pane.waitFor(text: "Fresh juice")
     try server.crash()

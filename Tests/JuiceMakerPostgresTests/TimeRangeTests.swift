@@ -7,6 +7,7 @@ import Testing
 struct TimeRangeTests {
   @Test func everyTimeInRangeIsReadAndNoneOutsideIt() async throws {
     let (_, uri, _) = try Postgres.newDatabase()
+    try await JuiceMakerRun.initialize(uri)
     #expect(try await JuiceMakerRun.run(["order", "banana-juice"], store: uri).status == 0)
     for since in ["0001-01-01T00:00:00Z", "700000d", "1d", "2026-03-08 02:30"] {
       let outcome = try await JuiceMakerRun.run(
