@@ -17,6 +17,19 @@ struct HistoryCommandTests {
     #expect(json.stdout == "{\"entries\":[]}\n")
   }
 
+  @Test func aConflictShowsTheLevelItFound() async throws {
+    let sandbox = try Sandbox()
+    let stale = try await sandbox.run(["stock", "set", "kiwi", "7", "--if-stock", "4"])
+    #expect(stale.status == 1, "\(stale)")
+    let english = try await sandbox.run(["history"])
+    #expect(english.lines.first?.hasSuffix("expected 4, found 10") == true, "\(english)")
+    let json = try await sandbox.run(["--json", "history"])
+    let entries = try #require(try json.json()["entries"] as? [[String: Any]])
+    #expect(entries.first?["outcome"] as? String == "conflict")
+    #expect(entries.first?["expected"] as? Int == 4)
+    #expect(entries.first?["actual"] as? Int == 10)
+  }
+
   @Test func historyIsNewestFirstWithOneLinePerOperation() async throws {
     let sandbox = try Sandbox()
     _ = await sandbox.runInProcess(["stock", "add", "banana", "3"])

@@ -74,9 +74,13 @@ struct HistoryCommand: Command {
         return texts.name(of: change.fruit, count: abs(delta)) + " " + (delta > 0 ? "+" : "")
           + String(delta)
       }.joined(separator: ", ")
-      if case .refused(let shortages) = entry.outcome, !shortages.isEmpty {
+      switch entry.outcome {
+      case .refused(let shortages) where !shortages.isEmpty:
         detail = texts.string(
           LocalizationKey.orderShortages, .string(texts.localizer.phrase(for: shortages)))
+      case .conflict(_, let expected, let actual):
+        detail = texts.string("history.conflict", .int(expected), .int(actual))
+      default: break
       }
       return [
         Self.localTime(formatter.string(from: entry.date)),
@@ -140,6 +144,8 @@ struct HistoryDocument: Encodable {
     let changes: [String: Int]
     let levels: [String: Level]
     let shortages: [Shortage]?
+    /// The level a conflict found, where the compare-and-set expected `expected`.
+    let actual: Int?
 
     /// - Parameter formatter: Shared by all entries; making one per entry cost more
     ///   than the rest of the document.
@@ -174,6 +180,11 @@ struct HistoryDocument: Encodable {
         self.shortages = shortages
       } else {
         shortages = nil
+      }
+      if case .conflict(_, _, let found) = entry.outcome {
+        actual = found
+      } else {
+        actual = nil
       }
     }
   }
