@@ -82,6 +82,15 @@ struct ShopCommandTests {
       ])
   }
 
+  @Test(arguments: ["+2", "٢", "2.0"])
+  func aMenuNumberIsPlainDigits(choice: String) async throws {
+    let sandbox = try Sandbox()
+    let outcome = try await sandbox.run(["shop"], input: choice + "\nq\n")
+    #expect(outcome.status == 0, "\(outcome)")
+    #expect(!outcome.stdout.contains("Here is your"), "\(outcome)")
+    #expect(try await sandbox.stock() == freshStock)
+  }
+
   @Test func noCommandRunsTheShop() async throws {
     let sandbox = try Sandbox()
     let shop = try await sandbox.run(["shop"], input: "2\nq\n")

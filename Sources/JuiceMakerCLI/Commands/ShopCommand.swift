@@ -201,7 +201,7 @@ struct ShopCommand: Command {
 
   /// A juice's menu position, by menu number, id or name.
   private func pick(_ choice: String, catalog: Catalog, names: NameIndex) throws(CLIError) -> Int {
-    if let number = Int(choice) {
+    if let number = Self.menuNumber(choice) {
       guard number >= 1, number <= catalog.juices.count else {
         throw .unknownJuice(choice)
       }
@@ -410,11 +410,18 @@ struct ShopCommand: Command {
     return (action, chosen, try Quantity.parse(quantityText, for: "N", action.rule))
   }
 
+  /// A number on a screen's list, in ASCII digits alone: `+2` and `٢` are names, not
+  /// numbers, as they are no count either.
+  static func menuNumber(_ text: String) -> Int? {
+    guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+    return Int(text)
+  }
+
   /// A fruit by its number on the stock screen, its id or a name.
   private func fruit(named name: String, store: FruitStore, names: NameIndex) throws(CLIError)
     -> Fruit.ID
   {
-    if let number = Int(name), number >= 1, number <= store.fruits.count {
+    if let number = Self.menuNumber(name), number >= 1, number <= store.fruits.count {
       return store.fruits[number - 1]
     }
     return try names.fruit(named: name)
