@@ -74,20 +74,20 @@ public struct CLI {
     let line = ParsedCommandLine.parse(
       arguments, commands: Commands.all, global: GlobalOptions.all)
     let json = line.isSet(GlobalOptions.json)
+    let configuration = Configuration(environment: environment)
     let catalogFiles: [DataLayers.File]
     let strings: StringCatalog
     do throws(LocalizationError) {
       // Read before the rest is checked, so every message is in the user's language.
       let given =
         line.text(GlobalOptions.localization.spec)
-        ?? environment["JUICE_MAKER_LOCALIZATION"].flatMap { $0.isEmpty ? nil : $0 }
-      catalogFiles = try DataLayers.catalogs(given: given, environment: environment)
+        ?? ((try? configuration.value(for: GlobalOptions.localization.spec)) ?? nil)
+      catalogFiles = try DataLayers.catalogs(given: given, configuration: configuration)
       strings = try DataLayers.loadStrings(catalogFiles)
     } catch {
       return (report(.invalidStrings(error), texts: nil, json: json), nil, json)
     }
-    let language = Localizer.preferredLanguage(
-      arguments: line.text(GlobalOptions.lang.spec), environment: environment)
+    let language = configuration.language(given: line.text(GlobalOptions.lang.spec))
     let localizer = strings.localizer(for: language)
     let texts = Texts(localizer: localizer)
     if let warning = localizer.fallbackWarning {
@@ -95,7 +95,7 @@ public struct CLI {
     }
     do throws(CLIError) {
       if let problem = line.problem { throw problem }
-      let global = try GlobalOptions(line, environment: environment)
+      let global = try GlobalOptions(line, configuration: configuration)
       if global.version {
         output.write(
           json
@@ -118,7 +118,7 @@ public struct CLI {
       }
       _ = try line.checkedArguments()
       let context = Context(
-        global: global, environment: environment, catalogFiles: catalogFiles, strings: strings,
+        global: global, configuration: configuration, catalogFiles: catalogFiles, strings: strings,
         texts: texts, output: output, errorOutput: errorOutput)
       let command = try (line.command ?? ShopCommand.self).init(parsing: line, context: context)
       changesStore = command.changesStore

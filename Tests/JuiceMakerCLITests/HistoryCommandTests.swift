@@ -184,7 +184,8 @@ struct HistoryCommandTests {
     let line = ParsedCommandLine.parse(
       ["history"], commands: Commands.all, global: GlobalOptions.all)
     let context = Context(
-      global: try GlobalOptions(line, environment: [:]), environment: [:], catalogFiles: [],
+      global: try GlobalOptions(line, configuration: Configuration(environment: [:])),
+      configuration: Configuration(environment: [:]), catalogFiles: [],
       strings: strings, texts: Texts(localizer: strings.localizer(for: "en")), output: output,
       errorOutput: CapturedOutput())
     try HistoryCommand(parsing: line, context: context).show(store, limit: 10)

@@ -60,29 +60,30 @@ enum CompletionCandidates {
   static func candidates(_ kind: Kind, words: [String], environment: [String: String])
     -> [String]
   {
-    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+    let configuration = Configuration(environment: environment)
+    let home = configuration.homeVariable
     let line = ParsedCommandLine.parse(
       words.map { ShellWord.unquoted($0, home: home) }, commands: Commands.all,
       global: GlobalOptions.all)
     let found: [String]
     do {
       // The line is unfinished, so its problems are not ours; only the data's are.
-      let global = try GlobalOptions(line, environment: environment)
+      let global = try GlobalOptions(line, configuration: configuration)
       let strings = try DataLayers.loadStrings(
-        DataLayers.catalogs(given: global.localization, environment: environment))
+        DataLayers.catalogs(given: global.localization, configuration: configuration))
       let localizer = strings.localizer(
-        for: Localizer.preferredLanguage(arguments: global.lang, environment: environment))
+        for: configuration.language(given: global.lang))
       switch kind {
       case .languages:
         found = strings.languages
       case .juices:
         let juices = try DataLayers.loadCatalog(
-          DataLayers.packs(given: global.recipes, environment: environment)
+          DataLayers.packs(given: global.recipes, configuration: configuration)
         ).juices
         found = juices.map(\.id.rawValue) + juices.map { localizer.name(of: $0.id) }
       case .fruits:
         let fruits = try DataLayers.loadCatalog(
-          DataLayers.packs(given: global.recipes, environment: environment)
+          DataLayers.packs(given: global.recipes, configuration: configuration)
         ).fruits
         found =
           fruits.map(\.id.rawValue)

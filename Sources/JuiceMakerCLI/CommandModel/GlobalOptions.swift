@@ -48,16 +48,11 @@ struct GlobalOptions: Sendable {
   ///
   /// - Throws: `CLIError.emptyValue` naming an empty `JUICE_MAKER_*` variable, as an empty
   ///   option is; `CLIError.invalidShopName` for a bad `--shop`.
-  init(_ line: ParsedCommandLine, environment: [String: String]) throws(CLIError) {
-    func variable(_ spec: OptionSpec) throws(CLIError) -> String? {
-      guard let name = spec.environmentVariable, let value = environment[name] else { return nil }
-      guard !value.isEmpty else { throw .emptyValue(option: name) }
-      return value
-    }
+  init(_ line: ParsedCommandLine, configuration: Configuration) throws(CLIError) {
     // Every variable is checked, even one an option overrides: an empty one is a mistake.
     var variables: [String: String] = [:]
     for spec in Self.all {
-      if let value = try variable(spec) { variables[spec.name] = value }
+      if let value = try configuration.value(for: spec) { variables[spec.name] = value }
     }
     recipes = try line.value(Self.recipes) ?? variables["recipes"]
     localization = try line.value(Self.localization) ?? variables["localization"]

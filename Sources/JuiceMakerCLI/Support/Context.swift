@@ -6,7 +6,8 @@ import JuiceMakerSQLite
 /// What every command needs: the parsed command line, the data, and the streams.
 struct Context {
   let global: GlobalOptions
-  let environment: [String: String]
+  /// Everything taken from the environment, resolved in one place.
+  let configuration: Configuration
   /// The string catalogs of every layer, as loaded into `strings`.
   let catalogFiles: [DataLayers.File]
   let strings: StringCatalog
@@ -20,24 +21,14 @@ struct Context {
   /// The packs of every layer: built in, the user's, then `--recipes` or
   /// `JUICE_MAKER_RECIPES`.
   func packFiles() throws(CLIError) -> [DataLayers.File] {
-    try DataLayers.packs(given: global.recipes, environment: environment)
+    try DataLayers.packs(given: global.recipes, configuration: configuration)
   }
 
-  /// The store: `--store`, `JUICE_MAKER_STORE`, or the file `store.sqlite` under
-  /// `$XDG_STATE_HOME/juice-maker/` (else `~/.local/state/juice-maker/`).
-  var store: StoreAddress {
-    if let address = global.store ?? global.storeVariable {
-      return address
-    }
-    let state: String
-    if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
-      state = xdg
-    } else {
-      let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-      state = home + "/.local/state"
-    }
-    return StoreAddress(defaultPath: state + "/juice-maker/store.sqlite")
-  }
+  /// The store: `--store`, `JUICE_MAKER_STORE`, or the default store.
+  var store: StoreAddress { configuration.store(global) }
+
+  /// The process environment.
+  var environment: [String: String] { configuration.environment }
 
   /// Whether the store is the per-user default: neither `--store` nor
   /// `JUICE_MAKER_STORE` names one.

@@ -35,14 +35,14 @@ enum DataLayers {
   ///
   /// - Parameters:
   ///   - given: The `--recipes` directory or `JUICE_MAKER_RECIPES`, if any.
-  ///   - environment: For `XDG_CONFIG_HOME` and `HOME`.
+  ///   - configuration: For the user's directory.
   /// - Throws: `CLIError.invalidPacks` when the given directory is missing, unreadable or
   ///   holds no pack, or the user's directory cannot be listed.
-  static func packs(given: String?, environment: [String: String]) throws(CLIError) -> [File] {
+  static func packs(given: String?, configuration: Configuration) throws(CLIError) -> [File] {
     do throws(CatalogError) {
       return try layered(
         builtIn: "Recipes",
-        user: packFiles(in: configurationDirectory(environment) + "/recipes", required: false),
+        user: packFiles(in: configuration.configurationDirectory + "/recipes", required: false),
         given: given.map { path throws(CatalogError) in try packFiles(in: path, required: true) }
           ?? [])
     } catch {
@@ -54,16 +54,16 @@ enum DataLayers {
   ///
   /// - Parameters:
   ///   - given: The `--localization` directory or `JUICE_MAKER_LOCALIZATION`, if any.
-  ///   - environment: For `XDG_CONFIG_HOME` and `HOME`.
+  ///   - configuration: For the user's directory.
   /// - Throws: `LocalizationError` when the given directory is missing, unreadable or holds
   ///   no catalog, or the user's directory cannot be listed.
-  static func catalogs(given: String?, environment: [String: String]) throws(LocalizationError)
+  static func catalogs(given: String?, configuration: Configuration) throws(LocalizationError)
     -> [File]
   {
     try layered(
       builtIn: "Localization",
       user: catalogFiles(
-        in: configurationDirectory(environment) + "/localization", required: false),
+        in: configuration.configurationDirectory + "/localization", required: false),
       given: given.map { path throws(LocalizationError) in
         try catalogFiles(in: path, required: true)
       } ?? [])
@@ -71,15 +71,6 @@ enum DataLayers {
 
   /// The version of the built-in data, a hash of its files.
   static var builtInVersion: String { BuiltInData.version }
-
-  /// `$XDG_CONFIG_HOME/juice-maker` when that is absolute, else `~/.config/juice-maker`.
-  static func configurationDirectory(_ environment: [String: String]) -> String {
-    if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
-      return xdg + "/juice-maker"
-    }
-    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-    return home + "/.config/juice-maker"
-  }
 
   /// Loads packs.
   static func loadCatalog(_ packs: [File]) throws(CLIError) -> Catalog {
