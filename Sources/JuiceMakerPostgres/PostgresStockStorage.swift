@@ -33,6 +33,17 @@ public import JuiceMakerKit
 /// commit's flush to disk, so operations on different fruits would wait for each
 /// other.)
 ///
+/// Every wait is bounded, as an SQLite store's busy timeout bounds its waits: a
+/// statement waits at most `lockTimeout` (15 s by default) for a lock another session
+/// holds (the rows of an operation, the schema lock while a store is created or
+/// upgraded) and runs at most `statementTimeout` (30 s); a session of this program left
+/// idle inside a transaction for that long is ended by the server, so a shop that drops
+/// off the network mid-operation frees its rows. The connection URI's
+/// `options=-c lock_timeout=…` (or `statement_timeout`, or `PGOPTIONS`) wins over both.
+/// When a wait runs out, the operation fails with `StockStorageError.unavailable`
+/// (SQLSTATE `55P03` or `57014`) saying that another session holds the rows or the
+/// schema lock, and changes nothing; it is not tried again.
+///
 /// The storage is safe to use from many threads. Operations running at once each take a
 /// connection of their own, up to `maximumConnections` (8 by default); more wait for
 /// one to come back. Connections are made on first need and kept until the storage is
@@ -45,6 +56,7 @@ public final class PostgresStockStorage: StockStorage {
   public let location: String
   private let uri: ConnectionURI
   private let connectTimeout: Duration
+  private let timeouts: SessionTimeouts
   private let sessions: SessionPool
   private let listener: LockedValue<Connection?>
 
@@ -69,16 +81,24 @@ public final class PostgresStockStorage: StockStorage {
   ///     has no row for gets one with its `initialStock`.
   ///   - connectTimeout: How long connecting may take (libpq's `connect_timeout`,
   ///     at least 2 s), unless the URI or `PGCONNECT_TIMEOUT` sets one.
+  ///   - lockTimeout: How long a statement waits for a lock another session holds
+  ///     (`lock_timeout`), unless the URI's `options` set one.
+  ///   - statementTimeout: How long a statement may run, and a session of this
+  ///     storage may stay idle inside a transaction (`statement_timeout`,
+  ///     `idle_in_transaction_session_timeout`), unless the URI's `options` set them.
   ///   - maximumConnections: The most connections operations running at once may
   ///     hold; at least 1.
   /// - Throws: `StockStorageError.invalid` for a malformed URI, a database that
   ///   holds other tables or another application's marker, a newer schema version,
-  ///   and a fruit given twice or with negative initial stock; `.unavailable` when
-  ///   the server cannot be reached, refuses the login, or fails.
+  ///   and a fruit given twice or with negative initial stock;
+  ///   `.unavailable` when the server cannot be reached, refuses the login, or fails,
+  ///   or another session holds the schema lock past `lockTimeout`.
   public init(
     uri: String, fruits: [Fruit], connectTimeout: Duration = .seconds(5),
+    lockTimeout: Duration = .seconds(15), statementTimeout: Duration = .seconds(30),
     maximumConnections: Int = 8
   ) throws(StockStorageError) {
+    let timeouts = SessionTimeouts(lock: lockTimeout, statement: statementTimeout)
     let parsed = ConnectionURI(uri)
     let location = parsed.redacted
     func invalid(_ message: String, _ purpose: String) -> StockStorageError {
@@ -99,7 +119,7 @@ public final class PostgresStockStorage: StockStorage {
     }
     let connection: Connection
     do {
-      connection = try Connection(uri: parsed, connectTimeout: connectTimeout)
+      connection = try Connection(uri: parsed, connectTimeout: connectTimeout, timeouts: timeouts)
     } catch {
       throw .unavailable(store: location, cause: error.failure("connecting"))
     }
@@ -108,7 +128,10 @@ public final class PostgresStockStorage: StockStorage {
     } catch {
       switch error {
       case .database(let error, let purpose):
-        throw .unavailable(store: location, cause: error.failure(purpose))
+        throw .unavailable(
+          store: location,
+          cause: purpose == Schema.lockPurpose
+            ? error.failure(purpose, waitingFor: "the schema lock") : error.failure(purpose))
       case .foreign(let message):
         throw invalid(message, "reading the schema")
       case .newerVersion(let version):
@@ -123,7 +146,8 @@ public final class PostgresStockStorage: StockStorage {
       () throws(StockStorageError) in
       let connection: Connection
       do throws(PostgresError) {
-        connection = try Connection(uri: parsed, connectTimeout: connectTimeout)
+        connection = try Connection(
+          uri: parsed, connectTimeout: connectTimeout, timeouts: timeouts)
       } catch {
         throw .unavailable(store: location, cause: error.failure("connecting"))
       }
@@ -133,6 +157,7 @@ public final class PostgresStockStorage: StockStorage {
     self.location = location
     self.uri = parsed
     self.connectTimeout = connectTimeout
+    self.timeouts = timeouts
     self.listener = LockedValue(nil)
   }
 
@@ -182,7 +207,8 @@ public final class PostgresStockStorage: StockStorage {
     try listener.withLock { listener throws(StockStorageError) in
       do throws(PostgresError) {
         if listener == nil || listener?.isOpen == false {
-          let connection = try Connection(uri: uri, connectTimeout: connectTimeout)
+          let connection = try Connection(
+            uri: uri, connectTimeout: connectTimeout, timeouts: timeouts)
           try connection.execute("LISTEN \(Self.channel)")
           listener = connection
         }
@@ -228,7 +254,23 @@ public final class PostgresStockStorage: StockStorage {
 
 extension PostgresError {
   /// The storage failure of this error, for the given purpose.
-  func failure(_ purpose: String) -> StorageFailure {
-    StorageFailure(code: code, message: message, purpose: purpose)
+  ///
+  /// A lock timeout says that another session holds `subject`; a statement timeout,
+  /// that one may.
+  ///
+  /// - Parameters:
+  ///   - purpose: What the storage was doing.
+  ///   - subject: What the statement waited for, if it waited for a lock.
+  func failure(
+    _ purpose: String, waitingFor subject: String = "a lock on the store's tables"
+  ) -> StorageFailure {
+    let message =
+      switch code {
+      case Self.lockNotAvailable: "another session holds \(subject) (\(self.message))"
+      case Self.queryCanceled:
+        "\(self.message): another session may hold \(subject), or the server is overloaded"
+      default: self.message
+      }
+    return StorageFailure(code: code, message: message, purpose: purpose)
   }
 }

@@ -149,9 +149,18 @@ final class Session {
 
   /// Runs a transaction, trying it again after a serialization failure, a deadlock, a
   /// lost connection, or a request id journaled meanwhile by another connection.
+  ///
+  /// A lock or statement timeout ends it at once, saying which rows it waited for.
   func transact(
     _ id: RequestID, touching: [Int], _ decide: (StockTransaction) -> StockCommit?
   ) throws(StockStorageError) -> JournalEntry? {
+    let held = touching.map { fruits[$0].rawValue }
+    let subject =
+      switch held.count {
+      case 0: "a lock on the store's tables"
+      case 1: "the stock row of \(held[0])"
+      default: "one of the stock rows of \(held.joined(separator: ", "))"
+      }
     var commitSent = false
     var last = PostgresError(code: "", message: "no attempt was made", connectionLost: false)
     var lastPurpose = "running an operation"
@@ -184,7 +193,8 @@ final class Session {
           // The same request id journaled meanwhile by another connection: the next
           // attempt finds its entry.
           guard error.isTransient || error.code == PostgresError.uniqueViolation else {
-            throw .unavailable(store: location, cause: error.failure(purpose))
+            throw .unavailable(
+              store: location, cause: error.failure(purpose, waitingFor: subject))
           }
         }
       }
