@@ -44,6 +44,11 @@ public import JuiceMakerKit
 /// (SQLSTATE `55P03` or `57014`) saying that another session holds the rows or the
 /// schema lock, and changes nothing; it is not tried again.
 ///
+/// A store whose tables were changed behind its back is refused as damaged
+/// (`StockStorageError.invalid`), never read as zeros: a column of another type than
+/// the schema's (checked on every connection), a stock row that is missing or cannot be
+/// read (a `NULL`, negative or fractional level, an invalid fruit id).
+///
 /// The storage is safe to use from many threads. Operations running at once each take a
 /// connection of their own, up to `maximumConnections` (8 by default); more wait for
 /// one to come back. Connections are made on first need and kept until the storage is
@@ -90,7 +95,7 @@ public final class PostgresStockStorage: StockStorage {
   ///     hold; at least 1.
   /// - Throws: `StockStorageError.invalid` for a malformed URI, a database that
   ///   holds other tables or another application's marker, a newer schema version,
-  ///   and a fruit given twice or with negative initial stock;
+  ///   a damaged store, and a fruit given twice or with negative initial stock;
   ///   `.unavailable` when the server cannot be reached, refuses the login, or fails,
   ///   or another session holds the schema lock past `lockTimeout`.
   public init(
@@ -166,19 +171,20 @@ public final class PostgresStockStorage: StockStorage {
   /// Reads every level with one query, as of the last committed operation.
   ///
   /// - Returns: One level per fruit, in the order of `fruits`.
-  /// - Throws: `StockStorageError` when the server cannot be reached or read.
+  /// - Throws: `StockStorageError.invalid` when a stock row is missing or its level
+  ///   cannot be read; `.unavailable` when the server cannot be reached or read.
   public func levels() throws(StockStorageError) -> [Int] {
-    try sessions.withSession { session throws(StockStorageError) in
-      try session.reading("reading levels") { () throws(PostgresError) in try session.levels() }
-    }
+    try sessions.withSession { session throws(StockStorageError) in try session.levels() }
   }
 
   /// Runs one transaction on the storage's connection: the touched rows are locked
   /// in fruit order and the request id looked up, and what `decide` returns is
   /// committed with its journal row and announced to the other connections.
   ///
-  /// - Throws: `StockStorageError.unavailable` when the server cannot be reached or
-  ///   fails; `.outcomeUnknown` when the connection was lost after `COMMIT` was sent
+  /// - Throws: `StockStorageError.invalid` when a touched stock row is missing or its
+  ///   level cannot be read (nothing is written); `.unavailable` when the server cannot
+  ///   be reached or fails, or another session holds a touched row past the lock
+  ///   timeout; `.outcomeUnknown` when the connection was lost after `COMMIT` was sent
   ///   and no new connection could look the request id up.
   public func transact(
     _ id: RequestID, touching: [Int], _ decide: (StockTransaction) -> StockCommit?
@@ -229,11 +235,7 @@ public final class PostgresStockStorage: StockStorage {
   ///
   /// - Throws: `StockStorageError` when the store cannot be read.
   public func initialLevels() throws(StockStorageError) -> [Fruit.ID: Int] {
-    try sessions.withSession { session throws(StockStorageError) in
-      try session.reading("reading initial levels") { () throws(PostgresError) in
-        try session.initialLevels()
-      }
-    }
+    try sessions.withSession { session throws(StockStorageError) in try session.initialLevels() }
   }
 
   /// The server process of the storage's connection, for tests that end it.
