@@ -262,13 +262,6 @@ final class Session {
   func transact(
     _ id: RequestID, touching: [Int], _ decide: (StockTransaction) -> StockCommit?
   ) throws(StockStorageError) -> JournalEntry? {
-    let held = touching.map { fruits[$0].rawValue }
-    let subject =
-      switch held.count {
-      case 0: "a lock on the store's tables"
-      case 1: "the stock row of \(held[0])"
-      default: "one of the stock rows of \(held.joined(separator: ", "))"
-      }
     var commitSent = false
     var last = PostgresError(code: "", message: "no attempt was made", connectionLost: false)
     var lastPurpose = "running an operation"
@@ -305,7 +298,7 @@ final class Session {
           // attempt finds its entry.
           guard error.isTransient || error.code == PostgresError.uniqueViolation else {
             throw .unavailable(
-              store: location, cause: error.failure(purpose, waitingFor: subject))
+              store: location, cause: error.failure(purpose, waitingFor: rowsNamed(touching)))
           }
         }
       }
@@ -314,6 +307,17 @@ final class Session {
       throw lost(id, commitSent: commitSent, last, lastPurpose)
     }
     throw .unavailable(store: location, cause: last.failure(lastPurpose))
+  }
+
+  /// What an operation touching the levels at `touching` waits for when it waits: the
+  /// stock rows of its fruits.
+  private func rowsNamed(_ touching: [Int]) -> String {
+    let names = touching.map { fruits[$0].rawValue }
+    return switch names.count {
+    case 0: "a lock on the store's tables"
+    case 1: "the stock row of \(names[0])"
+    default: "one of the stock rows of \(names.joined(separator: ", "))"
+    }
   }
 
   private func lost(
@@ -352,18 +356,20 @@ final class Session {
     // Every touched row, each with a level: a row that is gone or unreadable is damage,
     // never a level of 0 to write over.
     var values = [Int](repeating: 0, count: fruits.count)
-    var found = Set<Int>()
+    var found = 0
     for row in 0..<locked.count {
       guard let id = locked.integer(row, 0), let index = indices[id] else { continue }
       switch Self.wholeNumber(locked.text(row, 1), column: "level", of: fruits[index]) {
       case .success(let level):
         values[index] = level
-        found.insert(index)
+        found += 1
       case .failure(let damage):
         throw .damaged(damage.message, purpose: "locking stock rows")
       }
     }
-    if let index = touching.first(where: { !found.contains($0) }) {
+    if found != touching.count {
+      let present = Set((0..<locked.count).compactMap { locked.integer($0, 0) })
+      let index = touching.first { !present.contains(rows[$0]) } ?? touching[0]
       throw .damaged("the stock row of \(fruits[index]) is missing", purpose: "locking stock rows")
     }
     var isJournaled = locked.count > 0 && locked.text(0, 2) != nil
