@@ -21,6 +21,9 @@ final class Connection {
   /// How long connecting may take before it fails; libpq's `connect_timeout`, unless
   /// the URI or `PGCONNECT_TIMEOUT` sets one.
   let connectTimeout: Duration
+  /// The server's timeouts for the connection's statements, unless the URI's `options`
+  /// (or `PGOPTIONS`) set them; `nil` leaves the server's settings.
+  let timeouts: SessionTimeouts?
   private var handle: OpaquePointer?
   private var prepared: Set<String> = []
 
@@ -29,9 +32,12 @@ final class Connection {
   /// - Throws: `PostgresError` with `connectionLost` set when no connection could be
   ///   made: a malformed URI, a server that is down or unreachable within the
   ///   timeout, a refused password.
-  init(uri: ConnectionURI, connectTimeout: Duration) throws(PostgresError) {
+  init(uri: ConnectionURI, connectTimeout: Duration, timeouts: SessionTimeouts? = nil)
+    throws(PostgresError)
+  {
     self.uri = uri
     self.connectTimeout = connectTimeout
+    self.timeouts = timeouts
     try connect()
   }
 
@@ -72,6 +78,19 @@ final class Connection {
     }
     keywords.append("dbname")
     values.append(uri.text)
+    if let timeouts {
+      // After the URI, so that it replaces the URI's own `options`; which follow the
+      // timeouts, so that a `-c lock_timeout=…` the user gives wins.
+      let given =
+        Self.parameter("options", of: uri.text)
+        ?? getenv("PGOPTIONS").map {
+          String(cString: $0)
+        }
+      keywords.append("options")
+      values.append(
+        [timeouts.options, given].compactMap { $0 }.filter { !$0.isEmpty }
+          .joined(separator: " "))
+    }
     // After the URI, so that it replaces the URI's own `passfile`.
     let unreadPasswordFile = PasswordFile.unsafe(for: uri)
     if unreadPasswordFile != nil {
@@ -142,6 +161,21 @@ final class Connection {
       if ready == 0 { continue }
       state = PQconnectPoll(connection)
     }
+  }
+
+  /// The value of a parameter of a connection URI as libpq reads it, or `nil` when the
+  /// URI does not set it or cannot be read.
+  private static func parameter(_ name: String, of uri: String) -> String? {
+    guard let options = PQconninfoParse(uri, nil) else { return nil }
+    defer { PQconninfoFree(options) }
+    var option = options
+    while let keyword = option.pointee.keyword {
+      if String(cString: keyword) == name {
+        return option.pointee.val.map { String(cString: $0) }
+      }
+      option += 1
+    }
+    return nil
   }
 
   /// The connection's `connect_timeout` in seconds, as libpq reads it (values from 1

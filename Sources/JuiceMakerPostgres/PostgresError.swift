@@ -15,11 +15,24 @@ struct PostgresError: Error, Hashable, Sendable {
   static let deadlockDetected = "40P01"
   /// SQLSTATE `23505`: a unique constraint refused a row.
   static let uniqueViolation = "23505"
+  /// SQLSTATE `55P03`: a lock was not granted within `lock_timeout`.
+  static let lockNotAvailable = "55P03"
+  /// SQLSTATE `57014`: a statement was cancelled, by `statement_timeout` or on request.
+  static let queryCanceled = "57014"
 
   /// Whether running the whole transaction again may succeed: a serialization
   /// failure or a deadlock.
+  ///
+  /// A lock or statement timeout is not transient: its wait has used the time the
+  /// operation had, and running it again would wait as long once more.
   var isTransient: Bool {
     code == Self.serializationFailure || code == Self.deadlockDetected
+  }
+
+  /// Whether the statement gave up waiting: `lock_timeout` or `statement_timeout` ran
+  /// out (or the statement was cancelled on request).
+  var isTimeout: Bool {
+    code == Self.lockNotAvailable || code == Self.queryCanceled
   }
 
   /// Whether the server ended the connection or the session for good: class `08`

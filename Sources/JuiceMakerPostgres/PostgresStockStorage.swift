@@ -38,6 +38,22 @@ public import JuiceMakerKit
 /// commit's flush to disk, so operations on different fruits would wait for each
 /// other.)
 ///
+/// Every wait is bounded, as an SQLite store's busy timeout bounds its waits: a
+/// statement waits at most `lockTimeout` (15 s by default) for a lock another session
+/// holds (the rows of an operation, the schema lock while a store is created or
+/// upgraded) and runs at most `statementTimeout` (30 s); a session of this program left
+/// idle inside a transaction for that long is ended by the server, so a shop that drops
+/// off the network mid-operation frees its rows. The connection URI's
+/// `options=-c lock_timeout=…` (or `statement_timeout`, or `PGOPTIONS`) wins over both.
+/// When a wait runs out, the operation fails with `StockStorageError.unavailable`
+/// (SQLSTATE `55P03` or `57014`) saying that another session holds the rows or the
+/// schema lock, and changes nothing; it is not tried again.
+///
+/// A store whose tables were changed behind its back is refused as damaged
+/// (`StockStorageError.invalid`), never read as zeros: a column of another type than
+/// the schema's (checked on every connection), a stock row that is missing or cannot be
+/// read (a `NULL`, negative or fractional level, an invalid fruit id).
+///
 /// The storage is safe to use from many threads. Operations running at once each take a
 /// connection of their own, up to `maximumConnections` (8 by default); more wait for
 /// one to come back. Connections are made on first need and kept until the storage is
@@ -53,6 +69,7 @@ public final class PostgresStockStorage: StockStorage {
   public let createdStore: Bool
   private let uri: ConnectionURI
   private let connectTimeout: Duration
+  private let timeouts: SessionTimeouts
   private let sessions: SessionPool
   private let listener: LockedValue<Connection?>
 
@@ -82,18 +99,26 @@ public final class PostgresStockStorage: StockStorage {
   ///     at least 2 s), unless the URI or `PGCONNECT_TIMEOUT` sets one.
   ///   - creating: Whether to create the store: `.ifMissing` (the default) in an empty
   ///     database, `.never`, or `.always` (a new store only).
+  ///   - lockTimeout: How long a statement waits for a lock another session holds
+  ///     (`lock_timeout`), unless the URI's `options` set one.
+  ///   - statementTimeout: How long a statement may run, and a session of this
+  ///     storage may stay idle inside a transaction (`statement_timeout`,
+  ///     `idle_in_transaction_session_timeout`), unless the URI's `options` set them.
   ///   - maximumConnections: The most connections operations running at once may
   ///     hold; at least 1.
   /// - Throws: `StockStorageError.missing` under `.never` for an empty database, which
   ///   is left empty; `.alreadyExists` under `.always` for a database that holds a
   ///   store, which is left unchanged; `.invalid` for a malformed URI, a database that
   ///   holds other tables or another application's marker, a newer schema version,
-  ///   and a fruit given twice or with negative initial stock; `.unavailable` when
-  ///   the server cannot be reached, refuses the login, or fails.
+  ///   a damaged store, and a fruit given twice or with negative initial stock;
+  ///   `.unavailable` when the server cannot be reached, refuses the login, or fails,
+  ///   or another session holds the schema lock past `lockTimeout`.
   public init(
     uri: String, fruits: [Fruit], connectTimeout: Duration = .seconds(5),
-    creating: StoreCreation = .ifMissing, maximumConnections: Int = 8
+    creating: StoreCreation = .ifMissing, lockTimeout: Duration = .seconds(15),
+    statementTimeout: Duration = .seconds(30), maximumConnections: Int = 8
   ) throws(StockStorageError) {
+    let timeouts = SessionTimeouts(lock: lockTimeout, statement: statementTimeout)
     let parsed = ConnectionURI(uri)
     let location = parsed.redacted
     func invalid(_ message: String, _ purpose: String) -> StockStorageError {
@@ -114,7 +139,7 @@ public final class PostgresStockStorage: StockStorage {
     }
     let connection: Connection
     do {
-      connection = try Connection(uri: parsed, connectTimeout: connectTimeout)
+      connection = try Connection(uri: parsed, connectTimeout: connectTimeout, timeouts: timeouts)
     } catch {
       throw .unavailable(store: location, cause: error.failure("connecting"))
     }
@@ -124,7 +149,10 @@ public final class PostgresStockStorage: StockStorage {
     } catch {
       switch error {
       case .database(let error, let purpose):
-        throw .unavailable(store: location, cause: error.failure(purpose))
+        throw .unavailable(
+          store: location,
+          cause: purpose == Schema.lockPurpose
+            ? error.failure(purpose, waitingFor: "the schema lock") : error.failure(purpose))
       case .foreign(let message):
         throw invalid(message, "reading the schema")
       case .newerVersion(let version):
@@ -150,7 +178,8 @@ public final class PostgresStockStorage: StockStorage {
       () throws(StockStorageError) in
       let connection: Connection
       do throws(PostgresError) {
-        connection = try Connection(uri: parsed, connectTimeout: connectTimeout)
+        connection = try Connection(
+          uri: parsed, connectTimeout: connectTimeout, timeouts: timeouts)
       } catch {
         throw .unavailable(store: location, cause: error.failure("connecting"))
       }
@@ -161,6 +190,7 @@ public final class PostgresStockStorage: StockStorage {
     self.createdStore = created
     self.uri = parsed
     self.connectTimeout = connectTimeout
+    self.timeouts = timeouts
     self.listener = LockedValue(nil)
   }
 
@@ -169,19 +199,20 @@ public final class PostgresStockStorage: StockStorage {
   /// Reads every level with one query, as of the last committed operation.
   ///
   /// - Returns: One level per fruit, in the order of `fruits`.
-  /// - Throws: `StockStorageError` when the server cannot be reached or read.
+  /// - Throws: `StockStorageError.invalid` when a stock row is missing or its level
+  ///   cannot be read; `.unavailable` when the server cannot be reached or read.
   public func levels() throws(StockStorageError) -> [Int] {
-    try sessions.withSession { session throws(StockStorageError) in
-      try session.reading("reading levels") { () throws(PostgresError) in try session.levels() }
-    }
+    try sessions.withSession { session throws(StockStorageError) in try session.levels() }
   }
 
   /// Runs one transaction on the storage's connection: the touched rows are locked
   /// in fruit order and the request id looked up, and what `decide` returns is
   /// committed with its journal row and announced to the other connections.
   ///
-  /// - Throws: `StockStorageError.unavailable` when the server cannot be reached or
-  ///   fails; `.outcomeUnknown` when the connection was lost after `COMMIT` was sent
+  /// - Throws: `StockStorageError.invalid` when a touched stock row is missing or its
+  ///   level cannot be read (nothing is written); `.unavailable` when the server cannot
+  ///   be reached or fails, or another session holds a touched row past the lock
+  ///   timeout; `.outcomeUnknown` when the connection was lost after `COMMIT` was sent
   ///   and no new connection could look the request id up.
   public func transact(
     _ id: RequestID, touching: [Int], _ decide: (StockTransaction) -> StockCommit?
@@ -210,7 +241,8 @@ public final class PostgresStockStorage: StockStorage {
     try listener.withLock { listener throws(StockStorageError) in
       do throws(PostgresError) {
         if listener == nil || listener?.isOpen == false {
-          let connection = try Connection(uri: uri, connectTimeout: connectTimeout)
+          let connection = try Connection(
+            uri: uri, connectTimeout: connectTimeout, timeouts: timeouts)
           try connection.execute("LISTEN \(Self.channel)")
           listener = connection
         }
@@ -231,11 +263,7 @@ public final class PostgresStockStorage: StockStorage {
   ///
   /// - Throws: `StockStorageError` when the store cannot be read.
   public func initialLevels() throws(StockStorageError) -> [Fruit.ID: Int] {
-    try sessions.withSession { session throws(StockStorageError) in
-      try session.reading("reading initial levels") { () throws(PostgresError) in
-        try session.initialLevels()
-      }
-    }
+    try sessions.withSession { session throws(StockStorageError) in try session.initialLevels() }
   }
 
   /// The server process of the storage's connection, for tests that end it.
@@ -256,7 +284,23 @@ public final class PostgresStockStorage: StockStorage {
 
 extension PostgresError {
   /// The storage failure of this error, for the given purpose.
-  func failure(_ purpose: String) -> StorageFailure {
-    StorageFailure(code: code, message: message, purpose: purpose)
+  ///
+  /// A lock timeout says that another session holds `subject`; a statement timeout,
+  /// that one may.
+  ///
+  /// - Parameters:
+  ///   - purpose: What the storage was doing.
+  ///   - subject: What the statement waited for, if it waited for a lock.
+  func failure(
+    _ purpose: String, waitingFor subject: String = "a lock on the store's tables"
+  ) -> StorageFailure {
+    let message =
+      switch code {
+      case Self.lockNotAvailable: "another session holds \(subject) (\(self.message))"
+      case Self.queryCanceled:
+        "\(self.message): another session may hold \(subject), or the server is overloaded"
+      default: self.message
+      }
+    return StorageFailure(code: code, message: message, purpose: purpose)
   }
 }

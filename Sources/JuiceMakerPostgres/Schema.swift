@@ -38,6 +38,8 @@ enum Schema {
   static let application = "juice-maker"
   /// The advisory lock key held while the schema is created or upgraded: "JMKR".
   static let lockKey = 0x4A4D_4B52
+  /// The purpose of waiting for the schema lock, which `lock_timeout` bounds.
+  static let lockPurpose = "waiting for the schema lock"
 
   /// Every step, in order; a new database runs them all.
   static let migrator = SchemaMigrator([
@@ -129,8 +131,11 @@ enum Schema {
       try connection.execute("BEGIN")
     }
     do throws(Problem) {
-      try run("waiting for the schema lock") { () throws(PostgresError) in
+      try run(lockPurpose) { () throws(PostgresError) in
         try connection.execute("SELECT pg_advisory_xact_lock(\(lockKey))")
+        // Once the lock is held, the steps run as long as they need: a migration cut
+        // off by `statement_timeout` would fail every start alike.
+        try connection.execute("SET LOCAL statement_timeout = 0")
       }
       // Another shop may have created or upgraded the schema meanwhile.
       let current = try state(connection)

@@ -25,8 +25,13 @@ final class Session {
     expected, outcome, actual, shortages::text, changes::text
     """
 
-  /// Reads the stock rows, adding one with its initial stock for each fruit the store
-  /// lacks.
+  /// Checks the store's columns and reads the stock rows, adding one with its initial
+  /// stock for each fruit the store lacks.
+  ///
+  /// - Throws: `StockStorageError.invalid` for a damaged store: a column of another
+  ///   type, a stock row with an invalid fruit id, or a missing stock row of a fruit
+  ///   the journal names (a fruit new to the store gets a row); `.unavailable` when the
+  ///   server fails.
   init(connection: Connection, fruits: [Fruit], location: String) throws(StockStorageError) {
     self.connection = connection
     self.location = location
@@ -36,9 +41,38 @@ final class Session {
     self.order = order
     let purpose = "reading stock rows"
     do {
-      var ids = try Self.rowIDs(connection)
+      if let damage = try Schema.columnDamage(connection) {
+        throw StockStorageError.invalid(
+          store: location,
+          cause: StorageFailure(code: "", message: damage, purpose: "reading the schema"))
+      }
+      var ids = try Self.rowIDs(connection, location: location)
       let missing = fruits.filter { ids[$0.id] == nil }
       if !missing.isEmpty {
+        // A fruit the journal names had a row: losing it is damage, and a new row
+        // with the initial stock would silently undo every change since.
+        let named = try connection.execute(
+          """
+          SELECT f FROM unnest($1::text[]) AS f
+          WHERE EXISTS (
+            SELECT 1 FROM journal j
+            WHERE j.changes @> jsonb_build_array(jsonb_build_array(f))
+              OR j.shortages @> jsonb_build_array(jsonb_build_array(f))
+              OR (j.action <> 'order' AND j.subject = f))
+          ORDER BY f
+          """, [arrayLiteral(missing.map(\.id.rawValue))])
+        let lost = (0..<named.count).compactMap { named.text($0, 0) }
+        if !lost.isEmpty {
+          throw StockStorageError.invalid(
+            store: location,
+            cause: StorageFailure(
+              code: "",
+              message: lost.count == 1
+                ? "the stock row of \(lost[0]) is missing, though the journal records it"
+                : "the stock rows of \(lost.joined(separator: ", ")) are missing, though the "
+                  + "journal records them",
+              purpose: purpose))
+        }
         try connection.execute(
           """
           INSERT INTO stock (fruit, level, initial)
@@ -49,7 +83,7 @@ final class Session {
             arrayLiteral(missing.map(\.id.rawValue)),
             arrayLiteral(missing.map { String($0.initialStock) }),
           ])
-        ids = try Self.rowIDs(connection)
+        ids = try Self.rowIDs(connection, location: location)
       }
       var rows: [Int64] = []
       var indices: [Int64: Int] = [:]
@@ -75,17 +109,62 @@ final class Session {
     }
   }
 
-  private static func rowIDs(_ connection: Connection) throws(PostgresError) -> [Fruit.ID: Int64] {
-    let result = try connection.execute(prepared: "stock_rows", "SELECT id, fruit FROM stock", [])
+  /// The row id of every stock row, by fruit.
+  ///
+  /// - Throws: `StockStorageError.invalid` for a row whose fruit id is not one.
+  private static func rowIDs(_ connection: Connection, location: String)
+    throws(StockStorageError) -> [Fruit.ID: Int64]
+  {
+    let purpose = "reading stock rows"
+    let result: QueryResult
+    do {
+      result = try connection.execute(
+        prepared: "stock_rows", "SELECT id, fruit FROM stock", [])
+    } catch {
+      throw .unavailable(store: location, cause: error.failure(purpose))
+    }
     var ids: [Fruit.ID: Int64] = [:]
     for row in 0..<result.count {
-      if let id = result.integer(row, 0), let text = result.text(row, 1),
+      guard let id = result.integer(row, 0), let text = result.text(row, 1),
         let fruit = try? Fruit.ID(validating: text)
-      {
-        ids[fruit] = id
+      else {
+        let shown = result.text(row, 1).map { "\"\($0)\"" } ?? "NULL"
+        throw .invalid(
+          store: location,
+          cause: StorageFailure(
+            code: "", message: "a stock row has no valid fruit id: \(shown)", purpose: purpose))
       }
+      ids[fruit] = id
     }
     return ids
+  }
+
+  /// A level column of a stock row read as text: a whole number of at least 0.
+  ///
+  /// The queries read levels as text (`level::text`), so a column altered to another
+  /// type still yields its values, to be refused here rather than read as nothing.
+  static func wholeNumber(
+    _ text: String?, column: String, of fruit: Fruit.ID
+  ) -> Result<Int, Damage> {
+    let row = "the stock row of \(fruit) is damaged"
+    guard let text else { return .failure(Damage("\(row): its \(column) is NULL")) }
+    guard let value = Int(text) else {
+      return .failure(Damage("\(row): its \(column) \(text) is not a whole number"))
+    }
+    guard value >= 0 else {
+      return .failure(Damage("\(row): its \(column) \(value) is negative"))
+    }
+    return .success(value)
+  }
+
+  /// What makes the store's rows unusable: they are not what the store wrote.
+  struct Damage: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+  }
+
+  private func damaged(_ message: String, _ purpose: String) -> StockStorageError {
+    .invalid(store: location, cause: StorageFailure(code: "", message: message, purpose: purpose))
   }
 
   // MARK: - Reading
@@ -111,29 +190,56 @@ final class Session {
   }
 
   /// Every level.
-  func levels() throws(PostgresError) -> [Int] {
-    let result = try connection.execute(prepared: "levels", "SELECT id, level FROM stock", [])
-    var levels = [Int](repeating: 0, count: fruits.count)
+  ///
+  /// - Throws: `StockStorageError.invalid` when a stock row is missing or its level is
+  ///   not a whole number of at least 0; `.unavailable` when the server fails.
+  func levels() throws(StockStorageError) -> [Int] {
+    let purpose = "reading levels"
+    let result = try reading(purpose) { () throws(PostgresError) in
+      try connection.execute(prepared: "levels", "SELECT id, level::text FROM stock", [])
+    }
+    var levels = [Int?](repeating: nil, count: fruits.count)
     for row in 0..<result.count {
-      if let id = result.integer(row, 0), let index = indices[id],
-        let level = result.integer(row, 1)
-      {
-        levels[index] = Int(level)
+      guard let id = result.integer(row, 0), let index = indices[id] else { continue }
+      do throws(Damage) {
+        levels[index] = try Self.wholeNumber(
+          result.text(row, 1), column: "level", of: fruits[index]
+        ).get()
+      } catch {
+        throw damaged(error.message, purpose)
       }
     }
-    return levels
+    var found: [Int] = []
+    for (index, level) in levels.enumerated() {
+      guard let level else {
+        throw damaged("the stock row of \(fruits[index]) is missing", purpose)
+      }
+      found.append(level)
+    }
+    return found
   }
 
   /// The level every stock row was created with.
-  func initialLevels() throws(PostgresError) -> [Fruit.ID: Int] {
-    let result = try connection.execute(
-      prepared: "initial_levels", "SELECT fruit, initial FROM stock", [])
+  ///
+  /// - Throws: `StockStorageError.invalid` when a stock row has no valid fruit id or
+  ///   initial level; `.unavailable` when the server fails.
+  func initialLevels() throws(StockStorageError) -> [Fruit.ID: Int] {
+    let purpose = "reading initial levels"
+    let result = try reading(purpose) { () throws(PostgresError) in
+      try connection.execute(
+        prepared: "initial_levels", "SELECT fruit, initial::text FROM stock", [])
+    }
     var levels: [Fruit.ID: Int] = [:]
     for row in 0..<result.count {
-      if let text = result.text(row, 0), let fruit = try? Fruit.ID(validating: text),
-        let level = result.integer(row, 1)
-      {
-        levels[fruit] = Int(level)
+      guard let text = result.text(row, 0), let fruit = try? Fruit.ID(validating: text) else {
+        throw damaged("a stock row has no valid fruit id", purpose)
+      }
+      do throws(Damage) {
+        levels[fruit] = try Self.wholeNumber(
+          result.text(row, 1), column: "initial level", of: fruit
+        ).get()
+      } catch {
+        throw damaged(error.message, purpose)
       }
     }
     return levels
@@ -145,10 +251,14 @@ final class Session {
   private enum AttemptFailure: Error {
     /// A statement failed.
     case database(PostgresError, purpose: String)
+    /// A locked stock row is missing or cannot be read.
+    case damaged(String, purpose: String)
   }
 
   /// Runs a transaction, trying it again after a serialization failure, a deadlock, a
   /// lost connection, or a request id journaled meanwhile by another connection.
+  ///
+  /// A lock or statement timeout ends it at once, saying which rows it waited for.
   func transact(
     _ id: RequestID, touching: [Int], _ decide: (StockTransaction) -> StockCommit?
   ) throws(StockStorageError) -> JournalEntry? {
@@ -169,6 +279,9 @@ final class Session {
         }
       } catch {
         switch error {
+        case .damaged(let message, let purpose):
+          rollBack()
+          throw damaged(message, purpose)
         case .database(let error, let purpose):
           last = error
           lastPurpose = purpose
@@ -184,7 +297,8 @@ final class Session {
           // The same request id journaled meanwhile by another connection: the next
           // attempt finds its entry.
           guard error.isTransient || error.code == PostgresError.uniqueViolation else {
-            throw .unavailable(store: location, cause: error.failure(purpose))
+            throw .unavailable(
+              store: location, cause: error.failure(purpose, waitingFor: rowsNamed(touching)))
           }
         }
       }
@@ -193,6 +307,17 @@ final class Session {
       throw lost(id, commitSent: commitSent, last, lastPurpose)
     }
     throw .unavailable(store: location, cause: last.failure(lastPurpose))
+  }
+
+  /// What an operation touching the levels at `touching` waits for when it waits: the
+  /// stock rows of its fruits.
+  private func rowsNamed(_ touching: [Int]) -> String {
+    let names = touching.map { fruits[$0].rawValue }
+    return switch names.count {
+    case 0: "a lock on the store's tables"
+    case 1: "the stock row of \(names[0])"
+    default: "one of the stock rows of \(names.joined(separator: ", "))"
+    }
   }
 
   private func lost(
@@ -223,9 +348,29 @@ final class Session {
       try connection.execute(
         prepared: "lock",
         """
-        SELECT s.id, s.level, (SELECT j.sequence FROM journal j WHERE j.request_id = $2)
+        SELECT s.id, s.level::text,
+          (SELECT j.sequence FROM journal j WHERE j.request_id = $2)
         FROM stock s WHERE s.id = ANY($1::bigint[]) ORDER BY s.fruit FOR UPDATE OF s
         """, [arrayLiteral(ids.map { String($0) }), id.rawValue])
+    }
+    // Every touched row, each with a level: a row that is gone or unreadable is damage,
+    // never a level of 0 to write over.
+    var values = [Int](repeating: 0, count: fruits.count)
+    var found = 0
+    for row in 0..<locked.count {
+      guard let id = locked.integer(row, 0), let index = indices[id] else { continue }
+      switch Self.wholeNumber(locked.text(row, 1), column: "level", of: fruits[index]) {
+      case .success(let level):
+        values[index] = level
+        found += 1
+      case .failure(let damage):
+        throw .damaged(damage.message, purpose: "locking stock rows")
+      }
+    }
+    if found != touching.count {
+      let present = Set((0..<locked.count).compactMap { locked.integer($0, 0) })
+      let index = touching.first { !present.contains(rows[$0]) } ?? touching[0]
+      throw .damaged("the stock row of \(fruits[index]) is missing", purpose: "locking stock rows")
     }
     var isJournaled = locked.count > 0 && locked.text(0, 2) != nil
     if touching.isEmpty {
@@ -251,13 +396,6 @@ final class Session {
         try endReading()
         return journaled
       }
-    }
-    var values = [Int](repeating: 0, count: fruits.count)
-    for row in 0..<locked.count {
-      guard let id = locked.integer(row, 0), let index = indices[id],
-        let level = locked.integer(row, 1)
-      else { continue }
-      values[index] = Int(level)
     }
     let levels = StockLevels(values, touching: touching)
     guard let commit = decide(StockTransaction(levels: levels, journaled: journaled)) else {

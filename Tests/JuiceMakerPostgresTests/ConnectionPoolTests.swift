@@ -17,25 +17,11 @@ struct ConnectionPoolTests {
   @Test func anOrderOnOneFruitDoesNotWaitForAnotherFruitsHeldRow() throws {
     let (server, uri, database) = try Postgres.newDatabase()
     let store = FruitStore(storage: try PostgresStockStorage(uri: uri, fruits: Self.fruits))
-    // Another session holds banana's row until it is ended.
-    let command = server.psqlCommand(
-      "BEGIN; SELECT level FROM stock WHERE fruit = 'banana' FOR UPDATE; SELECT pg_sleep(600)",
-      database: database)
-    let holder = Process()
-    holder.executableURL = URL(fileURLWithPath: command[0])
-    holder.arguments = Array(command.dropFirst())
-    holder.standardOutput = FileHandle.nullDevice
-    try holder.run()
-    defer { if holder.isRunning { holder.terminate() } }
-    let deadline = Date().addingTimeInterval(30)
-    while try server.sql(
-      "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(600)%' "
-        + "AND state = 'active' AND pid <> pg_backend_pid()", database: database) == "0"
-    {
-      #expect(Date() < deadline, "the holding session did not start")
-      if Date() >= deadline { return }
-      Thread.sleep(forTimeInterval: 0.02)
-    }
+    // Another session holds banana's row until it is released.
+    let holder = try HeldSession(
+      server: server, database: database,
+      holding: "BEGIN; SELECT level FROM stock WHERE fruit = 'banana' FOR UPDATE")
+    defer { holder.release() }
 
     // A shop waits for banana on one connection of the storage...
     let bananaDone = Atomic<Bool>(false)
@@ -54,11 +40,7 @@ struct ConnectionPoolTests {
     let stillWaiting = !bananaDone.load(ordering: .acquiring)
     #expect(stillWaiting)
 
-    // psql's end alone leaves its backend asleep, holding the row.
-    _ = try server.sql(
-      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-        + "WHERE query LIKE '%pg_sleep(600)%' AND pid <> pg_backend_pid()", database: database)
-    holder.waitUntilExit()
+    holder.release()
     for _ in 0..<500 where !bananaDone.load(ordering: .acquiring) {
       Thread.sleep(forTimeInterval: 0.01)
     }

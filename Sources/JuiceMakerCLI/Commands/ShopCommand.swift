@@ -44,8 +44,8 @@ struct ShopCommand: Command {
   static let patience: Duration = .seconds(15)
   /// How long to wait between two tries.
   static let retryInterval: Duration = .milliseconds(250)
-  /// How long an operation on an SQLite store waits for another process's lock before
-  /// the line shop says the store is busy: long enough that shops selling from one store
+  /// How long an operation waits for another process's lock on the store (SQLite's busy
+  /// timeout, PostgreSQL's `lock_timeout`) before the line shop says the store is busy: long enough that shops selling from one store
   /// at once wait for each other in silence.
   static let busyTimeout: Duration = .seconds(5)
 

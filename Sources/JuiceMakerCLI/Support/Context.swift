@@ -41,8 +41,8 @@ struct Context {
     try DataLayers.loadCatalog(packFiles())
   }
 
-  /// How long opening a store, or an operation on an SQLite store, waits for another
-  /// process's lock by default.
+  /// How long opening a store, or an operation on it, waits for another process's lock
+  /// by default.
   static let busyTimeout: Duration = .seconds(15)
 
   /// Opens the durable store for the catalog's fruits.
@@ -55,8 +55,9 @@ struct Context {
   ///
   /// - Parameters:
   ///   - catalog: The fruits the store holds.
-  ///   - busyTimeout: How long each operation on an SQLite store waits for another
-  ///     process's lock; the shop waits briefly and tries again itself.
+  ///   - busyTimeout: How long each operation waits for another process's lock (SQLite's
+  ///     busy timeout, PostgreSQL's `lock_timeout` unless the URI sets one); the shop
+  ///     waits briefly and tries again itself.
   /// - Throws: `CLIError.storeMissing` when a named store does not exist, or the error
   ///   the store failed with.
   func openStore(for catalog: Catalog, busyTimeout: Duration = Context.busyTimeout)
@@ -87,7 +88,8 @@ struct Context {
       do throws(StockStorageError) {
         if address.isURI {
           let storage = try PostgresStockStorage(
-            uri: address.text, fruits: catalog.fruits, creating: creating)
+            uri: address.text, fruits: catalog.fruits, creating: creating,
+            lockTimeout: busyTimeout)
           return (storage, storage.createdStore)
         }
         let storage = try SQLiteStockStorage(

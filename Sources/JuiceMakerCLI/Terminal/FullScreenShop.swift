@@ -34,8 +34,9 @@ struct FullScreenShop {
   static let pollInterval: Duration = .seconds(1)
   /// How often requests the store did not answer are tried again.
   static let retryInterval: Duration = .milliseconds(500)
-  /// How long an operation waits for another process's lock on an SQLite store before
-  /// the status line says the store is busy; the request is then tried again.
+  /// How long an operation waits for another process's lock on the store (SQLite's
+  /// busy timeout, PostgreSQL's `lock_timeout`) before the status line says the store
+  /// is busy; the request is then tried again.
   static let busyTimeout: Duration = .milliseconds(200)
 
   let context: Context
