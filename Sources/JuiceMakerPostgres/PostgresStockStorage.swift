@@ -124,16 +124,7 @@ public final class PostgresStockStorage: StockStorage {
     func invalid(_ message: String, _ purpose: String) -> StockStorageError {
       .invalid(store: location, cause: StorageFailure(code: "", message: message, purpose: purpose))
     }
-    var seen: Set<Fruit.ID> = []
-    for fruit in fruits {
-      guard seen.insert(fruit.id).inserted else {
-        throw invalid("fruit \(fruit.id) is given twice", "opening the store")
-      }
-      guard fruit.initialStock >= 0 else {
-        throw invalid(
-          "fruit \(fruit.id) has negative initial stock \(fruit.initialStock)", "opening the store")
-      }
-    }
+    try StockStorageError.checkFruits(fruits, store: location)
     if let problem = parsed.problem {
       throw invalid(problem, "reading the connection URI")
     }

@@ -76,18 +76,7 @@ public final class SQLiteStockStorage: StockStorage {
     path: String, fruits: [Fruit], durability: Durability = .full,
     busyTimeout: Duration = .seconds(15), creating: StoreCreation = .ifMissing
   ) throws(StockStorageError) {
-    var seen: Set<Fruit.ID> = []
-    for fruit in fruits {
-      guard seen.insert(fruit.id).inserted, fruit.initialStock >= 0 else {
-        let problem =
-          fruit.initialStock < 0
-          ? "fruit \(fruit.id) has negative initial stock \(fruit.initialStock)"
-          : "fruit \(fruit.id) is given twice"
-        throw .invalid(
-          store: path,
-          cause: StorageFailure(code: "", message: problem, purpose: "opening the store"))
-      }
-    }
+    try StockStorageError.checkFruits(fruits, store: path)
     try StoreFile.prepare(path, creating: creating)
     let database = try Database(path: path, busyTimeout: busyTimeout)
     try database.execute(
