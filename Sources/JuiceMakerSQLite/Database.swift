@@ -39,8 +39,9 @@ final class Database {
     sqlite3_extended_result_codes(handle, 1)
     sqlite3_busy_timeout(handle, Database.milliseconds(busyTimeout))
     // Keep the -wal and -shm files when the last connection closes: creating,
-    // initializing and unlinking them again cost each short-lived `juice-maker`
-    // process about 2 ms of its start-up. The last connection still checkpoints
+    // initializing and unlinking them again would cost each short-lived `juice-maker`
+    // process part of its start-up (JuiceMakerKit's Performance article has the
+    // figure). The last connection still checkpoints
     // the log and, with a journal_size_limit set, truncates it to nothing, so the
     // store file alone holds every committed operation.
     var persist: Int32 = 1

@@ -11,8 +11,8 @@ extension SQLiteStockStorage {
     /// default; bound by the disk's flush latency.
     case full
     /// `synchronous=NORMAL`: the log is flushed only at checkpoints, several times
-    /// faster (the README's Performance table has the figures). An application crash
-    /// still loses nothing, but a power loss or operating-system crash may roll back
+    /// faster (JuiceMakerKit's Performance article has the figures). An application
+    /// crash still loses nothing, but a power loss or operating-system crash may roll back
     /// the last operations committed since the last checkpoint; the store stays
     /// consistent, with levels and journal rolled back together.
     case normal

@@ -9,7 +9,7 @@ import JuiceMakerSQLite
 /// high-water mark as the child's `ru_maxrss`. So memory is measured in a fresh child
 /// that either reports its own `/proc/self/status`, or forks and execs the program to
 /// measure and reports that grandchild's `ru_maxrss`, which can only be overstated up to
-/// what a fork of the small launcher holds (about 4 MB; it is printed as the floor).
+/// what a fork of the small launcher holds (it is printed as the floor).
 enum ChildMode {
   /// Runs a child mode, printing one line of integers to standard output.
   ///

@@ -3,11 +3,12 @@ import Foundation
 /// One measured figure: the median of its runs, their spread, and the goal it is held to.
 ///
 /// The benchmark prints each figure as one line of `key=value` pairs (logfmt), always in
-/// this order, with the median as `value`:
+/// this order, with the median as `value` (`MEDIAN`, `MIN` and `MAX` stand for the
+/// measured numbers, which belong to the benchmark's output, not to this comment):
 ///
 /// ```
-/// figure=orders.juice_maker.1_thread value=81234567 unit=orders/s runs=7 min=79012345 max=82345678 goal=">=40000000" pass=true
-/// figure=orders.actor.1_task value=6012345 unit=orders/s runs=7 min=5901234 max=6123456 goal=none pass=none
+/// figure=orders.juice_maker.1_thread value=MEDIAN unit=orders/s runs=7 min=MIN max=MAX goal=">=40000000" pass=true
+/// figure=orders.actor.1_task value=MEDIAN unit=orders/s runs=7 min=MIN max=MAX goal=none pass=none
 /// ```
 ///
 /// - `figure`: a dotted name; the part before the first dot is its group (`--only`).

@@ -9,7 +9,8 @@
 /// | anything else | `one` for exactly 1, else `other` (documented fallback) | `one`, `other` |
 ///
 /// Independently of the rule, an explicit `zero` branch in the catalog wins for 0 in every
-/// language (see ``PluralForms``), so "No strawberries" can be written for English and Korean alike.
+/// language (see <doc:StringCatalogs>), so "No strawberries" can be written for English and
+/// Korean alike.
 public enum PluralRule: Sendable, Hashable {
   /// `one` for exactly 1, `other` for everything else.
   case oneOrOther

@@ -15,8 +15,8 @@ public import Synchronization
 /// collapses when more OS threads than cores contend for such short sections, and
 /// `NSLock` parks waiters in the kernel; a waiter here yields its time slice
 /// instead of sleeping. The benchmark measures all three side by side
-/// (`juice-maker-benchmark --only orders`; figures in the README's Performance
-/// table).
+/// (`juice-maker-benchmark --only orders`; figures in the Performance article of
+/// this module's documentation).
 ///
 /// The word lives in memory its owner allocates, next to the values it guards, so
 /// that taking the lock and changing the values touch one cache line. `SpinLock`

@@ -7,11 +7,12 @@ import Testing
 /// pairs, for every specifier Foundation on Linux renders as C does.
 ///
 /// Left out, because Foundation on Linux gets them wrong or the renderer chooses otherwise on
-/// purpose (see the README): the `'` flag (ignored by Foundation), `%Lf` (reads garbage),
-/// `%s` and `%lc` (need C pointers or wide characters), a width or precision on `%@`
-/// (ignored), `%#@name@` and skipped positional arguments, integers that do not fit the
-/// length modifier (C truncates them; the renderer shows them whole), and negative numbers
-/// for the unsigned conversions (a mismatch for the renderer).
+/// purpose (see the String catalogs article in JuiceMakerKit's documentation): the `'` flag
+/// (ignored by Foundation), `%Lf` (reads garbage), `%s` and `%lc` (need C pointers or wide
+/// characters), a width or precision on `%@` (ignored), `%#@name@` and skipped positional
+/// arguments, integers that do not fit the length modifier (C truncates them; the renderer
+/// shows them whole), and negative numbers for the unsigned conversions (a mismatch for the
+/// renderer).
 struct FormatDifferentialTests {
   /// How many pairs to generate; `JUICE_MAKER_DIFFERENTIAL_PAIRS` raises it.
   static let pairs =
