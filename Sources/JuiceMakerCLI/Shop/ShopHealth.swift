@@ -9,9 +9,17 @@ enum ShopHealth: Hashable, Sendable {
   /// The store cannot be reached: a server that restarts or does not answer, a file
   /// that cannot be opened.
   case reconnecting
+  /// The store's file was removed, renamed or replaced under the shop: the shop writes
+  /// nothing more until it is started again.
+  case replaced
 
-  /// The health a storage failure shows: `.busy` for a held lock, else `.reconnecting`.
+  /// The health a storage failure shows: `.replaced` for a replaced store file, `.busy`
+  /// for a held lock, else `.reconnecting`.
   init(_ error: StockStorageError) {
+    if case .replaced = error {
+      self = .replaced
+      return
+    }
     let code = error.cause.code
     self = code.hasPrefix("SQLITE_BUSY") || code.hasPrefix("SQLITE_LOCKED") ? .busy : .reconnecting
   }
@@ -22,6 +30,7 @@ enum ShopHealth: Hashable, Sendable {
     case .good: nil
     case .busy: "shop.health.busy"
     case .reconnecting: "shop.health.reconnecting"
+    case .replaced: "shop.health.replaced"
     }
   }
 }

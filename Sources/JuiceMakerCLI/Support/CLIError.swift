@@ -68,6 +68,9 @@ enum CLIError: Error, Equatable, Sendable {
   case invalidStore(path: String, detail: String)
   /// The store file cannot be used now.
   case storeUnavailable(path: String, detail: String)
+  /// The store's file, or its `-wal` or `-shm`, was removed, renamed or replaced while
+  /// this process had it open; nothing more is written through it.
+  case storeReplaced(path: String, detail: String)
   /// The store was lost while the operation with request id `id` was being committed:
   /// it may or may not have been kept. Sending it again with the same id tells.
   case outcomeUnknown(path: String, id: RequestID, detail: String)
@@ -88,7 +91,7 @@ enum CLIError: Error, Equatable, Sendable {
       error.problems.allSatisfy(\.isInputOutput) ? .ioError : .dataError
     case .validationFailed, .invalidStore, .conservationBroken:
       .dataError
-    case .storeUnavailable, .outcomeUnknown, .outputFailed: .ioError
+    case .storeUnavailable, .storeReplaced, .outcomeUnknown, .outputFailed: .ioError
     case .alreadyReported(let code): code
     default: .usage
     }
@@ -129,6 +132,7 @@ enum CLIError: Error, Equatable, Sendable {
     case .validationFailed: "validationFailed"
     case .invalidStore: "invalidStore"
     case .storeUnavailable: "storeUnavailable"
+    case .storeReplaced: "storeReplaced"
     case .outcomeUnknown: "outcomeUnknown"
     case .requestIDReused: "requestIDReused"
     case .conservationBroken: "conservationBroken"
@@ -219,6 +223,8 @@ enum CLIError: Error, Equatable, Sendable {
       return l.string("error.invalidStore", s(path), s(detail))
     case .storeUnavailable(let path, let detail):
       return l.string("error.storeUnavailable", s(path), s(detail))
+    case .storeReplaced(let path, let detail):
+      return l.string("error.storeReplaced", s(path), s(detail))
     case .outcomeUnknown(let path, let id, let detail):
       return l.string("error.outcomeUnknown", s(path), s(id.rawValue), s(detail))
     case .requestIDReused(let id, let firstUse):
@@ -259,6 +265,8 @@ extension CLIError {
       self = .storeUnavailable(path: store, detail: detail)
     case .outcomeUnknown(let store, let id, _):
       self = .outcomeUnknown(path: store, id: id, detail: detail)
+    case .replaced(let store, _):
+      self = .storeReplaced(path: store, detail: detail)
     }
   }
 
@@ -287,6 +295,8 @@ extension CLIError {
       .invalidStore(path: address.scrub(path), detail: address.scrub(detail))
     case .storeUnavailable(let path, let detail):
       .storeUnavailable(path: address.scrub(path), detail: address.scrub(detail))
+    case .storeReplaced(let path, let detail):
+      .storeReplaced(path: address.scrub(path), detail: address.scrub(detail))
     default: self
     }
   }

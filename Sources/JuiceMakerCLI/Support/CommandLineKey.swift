@@ -37,6 +37,7 @@ enum CommandLineKey {
       "error.tooLarge", "error.notPositive", "error.negative", "error.unknownJuice",
       "error.unknownFruit", "error.ambiguousName", "error.overflow", "error.invalidPacks",
       "error.validationFailed", "error.invalidStore", "error.storeUnavailable",
+      "error.storeReplaced", "shop.health.replaced",
       "error.conservationBroken", "error.invalidTime", "error.invalidRequestID",
       "error.timeOutOfRange", "error.signedNumber", "error.outputFailed.standardOutput",
       "error.outputFailed.standardError", "error.outputFailed.seeHistory", "history.noMatch",

@@ -10,6 +10,11 @@ public enum StockStorageError: Error, Hashable, Sendable {
   /// The operation with request id `id` was sent for commit but its result was lost;
   /// it may or may not be kept. `StockStorage.entry(for:)` tells which.
   case outcomeUnknown(store: String, id: RequestID, cause: StorageFailure)
+  /// The store's path no longer names the file (or the `-wal` or `-shm` beside it) that
+  /// the storage has open: it was removed, renamed or replaced while open. The storage
+  /// writes nothing more, since what it wrote would land in a file no other process
+  /// opens; opening the store again uses what the path names now.
+  case replaced(store: String, cause: StorageFailure)
 }
 
 /// What the storage engine said when it failed, and what the storage was doing.
@@ -36,7 +41,8 @@ extension StockStorageError {
   /// The store the error names.
   public var store: String {
     switch self {
-    case .unavailable(let store, _), .invalid(let store, _), .outcomeUnknown(let store, _, _):
+    case .unavailable(let store, _), .invalid(let store, _), .outcomeUnknown(let store, _, _),
+      .replaced(let store, _):
       store
     }
   }
@@ -44,7 +50,8 @@ extension StockStorageError {
   /// The engine's failure.
   public var cause: StorageFailure {
     switch self {
-    case .unavailable(_, let cause), .invalid(_, let cause), .outcomeUnknown(_, _, let cause):
+    case .unavailable(_, let cause), .invalid(_, let cause), .outcomeUnknown(_, _, let cause),
+      .replaced(_, let cause):
       cause
     }
   }
@@ -61,6 +68,8 @@ extension StockStorageError: CustomStringConvertible {
       "store \(store) is not a valid juice-maker store: \(cause)"
     case .outcomeUnknown(let store, let id, let cause):
       "store \(store) lost the outcome of request \(id): \(cause)"
+    case .replaced(let store, let cause):
+      "store \(store) was replaced under this process: \(cause)"
     }
   }
 }
