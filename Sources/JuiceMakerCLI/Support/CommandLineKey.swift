@@ -30,7 +30,7 @@ enum CommandLineKey {
       "version.data",
       "packs.recipes", "packs.catalogs", "packs.replaces", "text.cut",
       "validate.duplicateJuiceName",
-      "validate.duplicateFruitName",
+      "validate.duplicateFruitName", "validate.juiceNameIsID", "validate.fruitNameIsID",
       "error.unknownCommand", "error.unknownOption", "error.unexpectedValue", "error.missingValue",
       "error.emptyValue", "error.optionNotApplicable", "error.conflictingOptions",
       "error.missingArgument", "error.unexpectedArgument", "error.notWholeNumber",
