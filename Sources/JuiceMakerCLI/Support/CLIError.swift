@@ -21,7 +21,8 @@ enum CLIError: Error, Equatable, Sendable {
   case missingArgument(argument: String, command: String)
   /// An argument the command does not take.
   case unexpectedArgument(String, command: String)
-  /// A shop name that is empty once trimmed, too long, or holds a control character.
+  /// A shop name that is empty once trimmed, too long, or holds a control, bidi or
+  /// zero-width character.
   case invalidShopName(String, reason: ShopNameProblem)
   /// A time that is not one `--since` reads.
   case invalidTime(value: String, option: String)
@@ -250,6 +251,9 @@ enum ShopNameProblem: String, Sendable, CaseIterable {
   case tooLong
   /// Holds a control character.
   case controlCharacter
+  /// Holds a bidi control (U+202A–U+202E, U+2066–U+2069) or a zero-width character
+  /// (U+200B–U+200D, U+2060, U+FEFF): text that shows as something it is not.
+  case invisibleCharacter
 }
 
 extension CLIError {
