@@ -122,6 +122,11 @@ final class StockTables {
   /// - Returns: One level per fruit, in the order of `fruits`.
   func levels() throws(StockStorageError) -> [Int] {
     try checkFiles()
+    return try readLevels()
+  }
+
+  /// Reads every level, the store's files already checked.
+  private func readLevels() throws(StockStorageError) -> [Int] {
     defer { selectLevels.reset() }
     var levels = [Int](repeating: 0, count: fruits.count)
     var found = 0
@@ -157,7 +162,7 @@ final class StockTables {
     let written = try database.transaction { () throws(StockStorageError) -> JournalEntry? in
       try checkFiles()
       let journaled = try entry(for: id)
-      let levels = StockLevels(try self.levels(), touching: touching)
+      let levels = StockLevels(try readLevels(), touching: touching)
       guard let commit = decide(StockTransaction(levels: levels, journaled: journaled)) else {
         return nil
       }
