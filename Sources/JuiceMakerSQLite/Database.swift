@@ -112,6 +112,14 @@ final class Database {
     return text
   }
 
+  /// Whether the store file the connection has open is no longer the one at its path:
+  /// removed, renamed or replaced (SQLite's `SQLITE_FCNTL_HAS_MOVED`).
+  var hasMoved: Bool {
+    var moved: Int32 = 0
+    let code = sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved)
+    return code == SQLITE_OK && moved != 0
+  }
+
   /// The row id of the last row inserted on this connection.
   var lastInsertedRow: Int64 {
     sqlite3_last_insert_rowid(handle)

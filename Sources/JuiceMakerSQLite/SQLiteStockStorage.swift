@@ -107,8 +107,14 @@ public final class SQLiteStockStorage: StockStorage {
   /// levels read in it, current across every process, and what `decide` returns is
   /// committed together, or nothing is.
   ///
+  /// Inside the transaction, once it holds the write lock, the storage checks that the
+  /// path still names the store file, `-wal` and `-shm` it has open, and checks again
+  /// after the commit: an entry is returned only when it is in the files the path names.
+  ///
   /// - Throws: `StockStorageError` when the transaction could not be kept; then no
-  ///   level changed and no entry was written.
+  ///   level changed and no entry was written. `.replaced` when the path no longer
+  ///   names the store's files (and from then on for every operation);
+  ///   `.outcomeUnknown` when that happened between the check and the commit.
   /// - Complexity: O(*n* + *c*) for *n* stock rows and *c* changed levels, plus one
   ///   commit (an `fsync` at `.full` durability).
   public func transact(
@@ -131,11 +137,14 @@ public final class SQLiteStockStorage: StockStorage {
   }
 
   /// Polls `PRAGMA data_version` every 50 ms until another connection commits or
-  /// `timeout` passes.
+  /// `timeout` passes, checking each time that the path still names the store's files.
   ///
-  /// The first call only notes the current version and returns.
+  /// The first call only notes the current version and returns. A shop watches its
+  /// store this way all the time it is open, so a store file removed, renamed or
+  /// replaced under it is found within a poll, even while no one orders.
   ///
-  /// - Throws: `StockStorageError` when the store cannot be read.
+  /// - Throws: `StockStorageError` when the store cannot be read; `.replaced` when the
+  ///   path no longer names the store's files.
   public func waitForChanges(timeout: Duration) throws(StockStorageError) {
     let deadline = ContinuousClock.now + timeout
     while true {

@@ -23,6 +23,11 @@ final class StockTables {
   private let selectRequest: Statement
   private let selectInitial: Statement
   private let dataVersion: Statement
+  /// The files the connection opened, checked before every operation.
+  private let files: StoreFiles
+  /// Why the path no longer names the store's files, once found: every operation
+  /// throws it from then on.
+  private var replacement: StockStorageError?
 
   /// Prepares the statements and adds a row for each fruit the store lacks, with the
   /// fruit's initial stock.
@@ -76,6 +81,25 @@ final class StockTables {
     // Reads the journal's last page, where a truncated file is most often damaged.
     _ = try database.integer(
       "SELECT max(sequence) FROM journal", purpose: "reading the journal")
+    // After the first reads, which opened the -wal and the -shm.
+    files = try StoreFiles(database)
+  }
+
+  // MARK: - Files
+
+  /// Checks that the store's path still names the files the connection uses.
+  ///
+  /// - Throws: `StockStorageError.replaced` when a file was removed, renamed or replaced;
+  ///   from then on every operation throws it, and nothing more is written.
+  /// - Complexity: Three `stat` calls.
+  func checkFiles() throws(StockStorageError) {
+    if let replacement { throw replacement }
+    do {
+      try files.check()
+    } catch {
+      replacement = error
+      throw error
+    }
   }
 
   private static func rowIDs(_ database: Database) throws(StockStorageError) -> [Fruit.ID: Int64] {
@@ -97,6 +121,12 @@ final class StockTables {
   ///
   /// - Returns: One level per fruit, in the order of `fruits`.
   func levels() throws(StockStorageError) -> [Int] {
+    try checkFiles()
+    return try readLevels()
+  }
+
+  /// Reads every level, the store's files already checked.
+  private func readLevels() throws(StockStorageError) -> [Int] {
     defer { selectLevels.reset() }
     var levels = [Int](repeating: 0, count: fruits.count)
     var found = 0
@@ -116,14 +146,23 @@ final class StockTables {
   /// Runs one `BEGIN IMMEDIATE` transaction: looks the request id up, reads the
   /// levels, and writes what `decide` returns, the changed rows and one journal entry.
   ///
+  /// The store's files are checked inside the transaction, once the write lock is held
+  /// and before anything is written, and again after the commit, before the entry is
+  /// returned: an entry is returned only when the path named the files the connection
+  /// wrote both before and after the commit.
+  ///
+  /// - Throws: `StockStorageError.replaced` when the path no longer named the store's
+  ///   files before the write (nothing was written); `.outcomeUnknown` when it no longer
+  ///   named them after the commit (the entry may be in a file the path does not name).
   /// - Complexity: O(*n* + *c*) statements' work for *n* stock rows and *c* changed
   ///   levels.
   func transact(
     _ id: RequestID, touching: [Int], _ decide: (StockTransaction) -> StockCommit?
   ) throws(StockStorageError) -> JournalEntry? {
-    try database.transaction { () throws(StockStorageError) -> JournalEntry? in
+    let written = try database.transaction { () throws(StockStorageError) -> JournalEntry? in
+      try checkFiles()
       let journaled = try entry(for: id)
-      let levels = StockLevels(try self.levels(), touching: touching)
+      let levels = StockLevels(try readLevels(), touching: touching)
       guard let commit = decide(StockTransaction(levels: levels, journaled: journaled)) else {
         return nil
       }
@@ -138,6 +177,13 @@ final class StockTables {
       try insertEntry.run()
       return commit.entry(sequence: database.lastInsertedRow, date: date)
     }
+    guard let written else { return nil }
+    do {
+      try checkFiles()
+    } catch {
+      throw .outcomeUnknown(store: database.path, id: id, cause: error.cause)
+    }
+    return written
   }
 
   /// Binds a row's columns after `sequence` to `insertEntry`.
@@ -172,6 +218,7 @@ final class StockTables {
 
   /// The journal entries `query` selects, newest first.
   func journal(_ query: JournalQuery) throws(StockStorageError) -> [JournalEntry] {
+    try checkFiles()
     var conditions: [String] = []
     if query.editor != nil { conditions.append("editor = ?1") }
     if query.since != nil { conditions.append("time >= ?2") }
@@ -235,6 +282,7 @@ final class StockTables {
 
   /// SQLite's `data_version`: it changes when another connection commits.
   func changeCounter() throws(StockStorageError) -> Int64 {
+    try checkFiles()
     defer { dataVersion.reset() }
     guard try dataVersion.step() else {
       throw database.context.invalid(

@@ -1,4 +1,5 @@
 import Foundation
+import JuiceMakerKit
 
 /// The options every command takes, typed.
 struct GlobalOptions: Sendable {
@@ -75,16 +76,23 @@ enum ShopName {
   /// The longest name, in characters.
   static let maximumLength = 64
 
-  /// A name as given, trimmed of white space and checked.
+  /// A name as given, trimmed of white space, checked and in Unicode normalization form
+  /// C, so a name typed in decomposed form (as macOS file names hold Hangul) is the same
+  /// shop in the journal and in `history --shop`.
   ///
-  /// - Returns: The trimmed name.
+  /// - Returns: The trimmed name, normalized.
   /// - Throws: `CLIError.invalidShopName` when it is empty once trimmed, longer than
-  ///   ``maximumLength`` characters, or holds a control character.
+  ///   ``maximumLength`` characters, holds a control character, or holds a bidi control
+  ///   or zero-width character that would make it look like another text.
   static func validated(_ text: String) throws(CLIError) -> String {
     let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+      .precomposedStringWithCanonicalMapping
     if trimmed.isEmpty { throw .invalidShopName(text, reason: .empty) }
     if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
       throw .invalidShopName(text, reason: .controlCharacter)
+    }
+    if trimmed.unicodeScalars.contains(where: \.isDeceptiveFormatting) {
+      throw .invalidShopName(text, reason: .invisibleCharacter)
     }
     if trimmed.count > maximumLength { throw .invalidShopName(text, reason: .tooLong) }
     return trimmed

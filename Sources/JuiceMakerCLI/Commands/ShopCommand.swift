@@ -174,12 +174,15 @@ struct ShopCommand: Command {
   /// Says on standard error why the store does not answer, then runs `attempt` every
   /// `retryInterval` until it gives a value.
   ///
-  /// - Throws: The store's error when `attempt` gave none within `patience`.
+  /// - Throws: The store's error when `attempt` gave none within `patience`, or at once
+  ///   when the store's file was replaced under the shop.
   @discardableResult
   private func retrying<Value>(
     _ session: ShopSession, _ attempt: () throws(CLIError) -> Value?
   ) throws(CLIError) -> Value {
     if let status = session.status { context.errorOutput.write(status + "\n") }
+    // A store file replaced under the shop never answers again: no use waiting.
+    if session.health == .replaced, let failure = session.failure { throw CLIError(failure) }
     let clock = ContinuousClock()
     let deadline = clock.now + Self.patience
     while true {

@@ -107,8 +107,9 @@ struct ValidateCommand: Command {
   }
 }
 
-/// One display name that several juices, or several fruits, have in one language: ordering or
-/// editing by that name is ambiguous.
+/// One display name that several juices, or several fruits, have in one language, so
+/// ordering or editing by that name is ambiguous; or a name that is another juice's (or
+/// fruit's) id, so ordering by it finds that other one, since an id always wins.
 struct NameClash: Sendable, Equatable {
   /// Juices or fruits.
   enum Kind: String, Sendable {
@@ -118,17 +119,26 @@ struct NameClash: Sendable, Equatable {
   let kind: Kind
   let language: String
   let name: String
+  /// The juices or fruits with the name.
   let ids: [String]
+  /// The other juice's or fruit's id the name spells; `nil` for a name several share.
+  var shadowingID: String? = nil
 
   /// The report line in the user's language.
   func message(_ texts: Texts) -> String {
-    texts.string(
+    if let shadowingID {
+      return texts.string(
+        kind == .juice ? "validate.juiceNameIsID" : "validate.fruitNameIsID",
+        .string(language), .string(texts.shown(name)), .string(texts.localizer.list(ids)),
+        .string(shadowingID))
+    }
+    return texts.string(
       kind == .juice ? "validate.duplicateJuiceName" : "validate.duplicateFruitName",
       .string(language), .string(texts.shown(name)), .string(texts.localizer.list(ids)))
   }
 
-  /// Every clash of every language, names compared as the command line matches them
-  /// (ignoring case and spaces).
+  /// Every clash of every language, names and ids compared as the command line matches
+  /// them (ignoring case, spaces and Unicode normalization).
   static func find(in catalog: Catalog, strings: StringCatalog) -> [NameClash] {
     var clashes: [NameClash] = []
     for language in strings.languages {
@@ -150,6 +160,18 @@ struct NameClash: Sendable, Equatable {
           guard let owner = owners[key], owner.ids.count > 1 else { continue }
           clashes.append(
             NameClash(kind: kind, language: language, name: owner.shown, ids: owner.ids.sorted()))
+        }
+        // A name spelling another's id: the id wins, so the name never finds its owner.
+        var ids: [String: String] = [:]
+        for (id, _) in names { ids[NameIndex.normalized(id)] = id }
+        for key in order {
+          guard let owner = owners[key], let id = ids[key], !owner.ids.contains(id) else {
+            continue
+          }
+          clashes.append(
+            NameClash(
+              kind: kind, language: language, name: owner.shown, ids: owner.ids.sorted(),
+              shadowingID: id))
         }
       }
       collect(

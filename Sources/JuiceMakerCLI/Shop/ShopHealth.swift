@@ -11,9 +11,17 @@ enum ShopHealth: Hashable, Sendable {
   /// The store cannot be reached: a server that restarts or does not answer, a file
   /// that cannot be opened.
   case reconnecting
+  /// The store's file was removed, renamed or replaced under the shop: the shop writes
+  /// nothing more until it is started again.
+  case replaced
 
-  /// The health a storage failure shows: `.busy` for a held lock, else `.reconnecting`.
+  /// The health a storage failure shows: `.replaced` for a replaced store file, `.busy`
+  /// for a held lock, else `.reconnecting`.
   init(_ error: StockStorageError) {
+    if case .replaced = error {
+      self = .replaced
+      return
+    }
     self = Self.busyCodes.contains { error.cause.code.hasPrefix($0) } ? .busy : .reconnecting
   }
 
@@ -28,6 +36,7 @@ enum ShopHealth: Hashable, Sendable {
     case .good: nil
     case .busy: "shop.health.busy"
     case .reconnecting: "shop.health.reconnecting"
+    case .replaced: "shop.health.replaced"
     }
   }
 }

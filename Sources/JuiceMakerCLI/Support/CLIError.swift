@@ -22,7 +22,8 @@ enum CLIError: Error, Equatable, Sendable {
   case missingArgument(argument: String, command: String)
   /// An argument the command does not take.
   case unexpectedArgument(String, command: String)
-  /// A shop name that is empty once trimmed, too long, or holds a control character.
+  /// A shop name that is empty once trimmed, too long, or holds a control, bidi or
+  /// zero-width character.
   case invalidShopName(String, reason: ShopNameProblem)
   /// A time that is not one `--since` reads.
   case invalidTime(value: String, option: String)
@@ -74,6 +75,9 @@ enum CLIError: Error, Equatable, Sendable {
   case storeMissing(location: String, detail: String)
   /// `init` found a store where it was to create one, and left it unchanged.
   case storeExists(location: String)
+  /// The store's file, or its `-wal` or `-shm`, was removed, renamed or replaced while
+  /// this process had it open; nothing more is written through it.
+  case storeReplaced(path: String, detail: String)
   /// The store was lost while the operation with request id `id` was being committed:
   /// it may or may not have been kept. Sending it again with the same id tells.
   case outcomeUnknown(path: String, id: RequestID, detail: String)
@@ -94,7 +98,7 @@ enum CLIError: Error, Equatable, Sendable {
       error.problems.allSatisfy(\.isInputOutput) ? .ioError : .dataError
     case .validationFailed, .invalidStore, .conservationBroken, .storeMissing, .storeExists:
       .dataError
-    case .storeUnavailable, .outcomeUnknown, .outputFailed: .ioError
+    case .storeUnavailable, .storeReplaced, .outcomeUnknown, .outputFailed: .ioError
     case .alreadyReported(let code): code
     default: .usage
     }
@@ -137,6 +141,7 @@ enum CLIError: Error, Equatable, Sendable {
     case .storeUnavailable: "storeUnavailable"
     case .storeMissing: "storeMissing"
     case .storeExists: "storeExists"
+    case .storeReplaced: "storeReplaced"
     case .outcomeUnknown: "outcomeUnknown"
     case .requestIDReused: "requestIDReused"
     case .conservationBroken: "conservationBroken"
@@ -234,6 +239,8 @@ enum CLIError: Error, Equatable, Sendable {
         : l.string("error.storeMissing.file", s(location), s(detail), command)
     case .storeExists(let location):
       return l.string("error.storeExists", s(location))
+    case .storeReplaced(let path, let detail):
+      return l.string("error.storeReplaced", s(path), s(detail))
     case .outcomeUnknown(let path, let id, let detail):
       return l.string("error.outcomeUnknown", s(path), s(id.rawValue), s(detail))
     case .requestIDReused(let id, let firstUse):
@@ -259,6 +266,9 @@ enum ShopNameProblem: String, Sendable, CaseIterable {
   case tooLong
   /// Holds a control character.
   case controlCharacter
+  /// Holds a bidi control (U+202A–U+202E, U+2066–U+2069) or a zero-width character
+  /// (U+200B–U+200D, U+2060, U+FEFF): text that shows as something it is not.
+  case invisibleCharacter
 }
 
 extension CLIError {
@@ -279,6 +289,8 @@ extension CLIError {
       self = .storeExists(location: store)
     case .outcomeUnknown(let store, let id, _):
       self = .outcomeUnknown(path: store, id: id, detail: detail)
+    case .replaced(let store, _):
+      self = .storeReplaced(path: store, detail: detail)
     }
   }
 
@@ -307,6 +319,8 @@ extension CLIError {
       .invalidStore(path: address.scrub(path), detail: address.scrub(detail))
     case .storeUnavailable(let path, let detail):
       .storeUnavailable(path: address.scrub(path), detail: address.scrub(detail))
+    case .storeReplaced(let path, let detail):
+      .storeReplaced(path: address.scrub(path), detail: address.scrub(detail))
     default: self
     }
   }

@@ -10,7 +10,25 @@ enum JSONOutput {
     guard let data = try? encoder.encode(document) else {
       return #"{"error":"io","message":"the result could not be encoded","ok":false}"# + "\n"
     }
-    return String(decoding: data, as: UTF8.self) + "\n"
+    return escapingDeceptiveFormatting(String(decoding: data, as: UTF8.self)) + "\n"
+  }
+
+  /// The document with each bidi control and zero-width character written as a `\uXXXX`
+  /// escape: the same JSON value, but one that cannot reorder or hide text on a terminal.
+  /// They only occur inside strings, where the escape is valid.
+  static func escapingDeceptiveFormatting(_ json: String) -> String {
+    guard json.unicodeScalars.contains(where: \.isDeceptiveFormatting) else { return json }
+    var escaped = String.UnicodeScalarView()
+    for scalar in json.unicodeScalars {
+      if scalar.isDeceptiveFormatting {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        escaped.append(
+          contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+      } else {
+        escaped.append(scalar)
+      }
+    }
+    return String(escaped)
   }
 }
 

@@ -1,22 +1,29 @@
+import Foundation
 import JuiceMakerKit
 
 /// Finds juices and fruits by id or by any localized name, ignoring case and spaces.
+///
+/// An id always wins: a text that is a juice's id (or a fruit's) means that juice, even when
+/// it is another juice's name in some language too (`validate` reports such a name).
 struct NameIndex: Sendable {
+  /// Juice positions in the catalog, by folded id.
+  private var juiceIDs: [String: Int] = [:]
   /// Juice positions in the catalog, by folded name.
   private var juices: [String: Set<Int>] = [:]
+  private var fruitIDs: [String: Fruit.ID] = [:]
   private var fruits: [String: Set<Fruit.ID>] = [:]
 
   /// Indexes every id and every name of every language of the string catalog.
   init(catalog: Catalog, strings: StringCatalog) {
     let localizers = strings.languages.map { strings.localizer(for: $0) }
     for (index, juice) in catalog.juices.enumerated() {
-      juices[Self.normalized(juice.id.rawValue), default: []].insert(index)
+      juiceIDs[Self.normalized(juice.id.rawValue)] = index
       for localizer in localizers {
         juices[Self.normalized(localizer.name(of: juice.id)), default: []].insert(index)
       }
     }
     for fruit in catalog.fruits {
-      fruits[Self.normalized(fruit.id.rawValue), default: []].insert(fruit.id)
+      fruitIDs[Self.normalized(fruit.id.rawValue)] = fruit.id
       for localizer in localizers {
         for count in [1, 2] {
           fruits[Self.normalized(localizer.name(of: fruit.id, count: count)), default: []]
@@ -26,12 +33,14 @@ struct NameIndex: Sendable {
     }
   }
 
-  /// The juice a name means.
+  /// The juice a name means: the juice with that id, else the one with that name.
   ///
   /// - Parameter catalog: The catalog the index was made from.
   /// - Throws: `CLIError.unknownJuice`, or `.ambiguousName` listing the candidates.
   func juice(named name: String, in catalog: Catalog) throws(CLIError) -> Juice {
-    let matches = juices[Self.normalized(name)] ?? []
+    let key = Self.normalized(name)
+    if let index = juiceIDs[key] { return catalog.juices[index] }
+    let matches = juices[key] ?? []
     guard let index = matches.first else { throw .unknownJuice(name) }
     guard matches.count == 1 else {
       throw .ambiguousName(
@@ -40,11 +49,13 @@ struct NameIndex: Sendable {
     return catalog.juices[index]
   }
 
-  /// The fruit a name means.
+  /// The fruit a name means: the fruit with that id, else the one with that name.
   ///
   /// - Throws: `CLIError.unknownFruit`, or `.ambiguousName` listing the candidates.
   func fruit(named name: String) throws(CLIError) -> Fruit.ID {
-    let matches = fruits[Self.normalized(name)] ?? []
+    let key = Self.normalized(name)
+    if let id = fruitIDs[key] { return id }
+    let matches = fruits[key] ?? []
     guard let id = matches.first else { throw .unknownFruit(name) }
     guard matches.count == 1 else {
       throw .ambiguousName(name, candidates: matches.map(\.rawValue).sorted())
@@ -52,8 +63,12 @@ struct NameIndex: Sendable {
     return id
   }
 
-  /// A name folded for matching: lowercased, without white space.
+  /// A name folded for matching: in Unicode normalization form C, lowercased, without
+  /// white space, so a name typed decomposed finds the same juice or fruit.
   static func normalized(_ name: String) -> String {
-    String(name.lowercased().unicodeScalars.filter { !$0.properties.isWhitespace })
+    String(
+      name.precomposedStringWithCanonicalMapping.lowercased().unicodeScalars.filter {
+        !$0.properties.isWhitespace
+      })
   }
 }

@@ -16,6 +16,11 @@ public enum StockStorageError: Error, Hashable, Sendable {
   /// A store exists at `store` already; opening it with `StoreCreation.always`
   /// left it unchanged.
   case alreadyExists(store: String, cause: StorageFailure)
+  /// The store's path no longer names the file (or the `-wal` or `-shm` beside it) that
+  /// the storage has open: it was removed, renamed or replaced while open. The storage
+  /// writes nothing more, since what it wrote would land in a file no other process
+  /// opens; opening the store again uses what the path names now.
+  case replaced(store: String, cause: StorageFailure)
 }
 
 /// What the storage engine said when it failed, and what the storage was doing.
@@ -43,7 +48,7 @@ extension StockStorageError {
   public var store: String {
     switch self {
     case .unavailable(let store, _), .invalid(let store, _), .outcomeUnknown(let store, _, _),
-      .missing(let store, _), .alreadyExists(let store, _):
+      .missing(let store, _), .alreadyExists(let store, _), .replaced(let store, _):
       store
     }
   }
@@ -52,7 +57,7 @@ extension StockStorageError {
   public var cause: StorageFailure {
     switch self {
     case .unavailable(_, let cause), .invalid(_, let cause), .outcomeUnknown(_, _, let cause),
-      .missing(_, let cause), .alreadyExists(_, let cause):
+      .missing(_, let cause), .alreadyExists(_, let cause), .replaced(_, let cause):
       cause
     }
   }
@@ -73,6 +78,8 @@ extension StockStorageError: CustomStringConvertible {
       "there is no store at \(store): \(cause)"
     case .alreadyExists(let store, let cause):
       "there is a store at \(store) already: \(cause)"
+    case .replaced(let store, let cause):
+      "store \(store) was replaced under this process: \(cause)"
     }
   }
 }

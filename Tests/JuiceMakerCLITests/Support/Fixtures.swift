@@ -54,6 +54,41 @@ enum Fixtures {
     return ["--recipes", recipes.path, "--localization", localization.path]
   }
 
+  /// The shipped data plus a melon pack whose English names are other ids: the juice
+  /// `melon-juice` is called "kiwi-juice", and the fruit `melon` "cantaloupe", the id of
+  /// the pack's other fruit (called "rockmelon").
+  ///
+  /// - Returns: The `--recipes` and `--localization` options that select the data.
+  static func namesThatAreOtherIDs(in sandbox: Sandbox) throws -> [String] {
+    let (recipes, localization) = try copyShippedData(into: sandbox, named: "names-are-ids")
+    try write(
+      """
+      {
+        "fruits": [{ "id": "melon", "stock": 10 }, { "id": "cantaloupe", "stock": 10 }],
+        "juices": [{ "id": "melon-juice", "ingredients": [{ "fruit": "melon", "count": 1 }] }]
+      }
+      """, to: recipes.appending(path: "melon.json"))
+    try write(
+      """
+      {
+        "sourceLanguage": "en",
+        "version": "1.0",
+        "strings": {
+          "fruit.melon": { "localizations": {
+            "en": { "stringUnit": { "state": "translated", "value": "cantaloupe" } },
+            "ko": { "stringUnit": { "state": "translated", "value": "멜론" } } } },
+          "fruit.cantaloupe": { "localizations": {
+            "en": { "stringUnit": { "state": "translated", "value": "rockmelon" } },
+            "ko": { "stringUnit": { "state": "translated", "value": "칸탈루프" } } } },
+          "juice.melon-juice": { "localizations": {
+            "en": { "stringUnit": { "state": "translated", "value": "kiwi-juice" } },
+            "ko": { "stringUnit": { "state": "translated", "value": "멜론쥬스" } } } }
+        }
+      }
+      """, to: localization.appending(path: "Melon.xcstrings"))
+    return ["--recipes", recipes.path, "--localization", localization.path]
+  }
+
   /// The shipped data plus a pack that is not JSON.
   ///
   /// - Returns: The `--recipes` and `--localization` options that select the data.
