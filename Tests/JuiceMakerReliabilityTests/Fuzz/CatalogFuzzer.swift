@@ -1,5 +1,5 @@
 // libFuzzer entry for the string catalog loader and formatter; built by fuzz.sh
-// together with the JuiceMakerKit sources.
+// together with the JuiceMakerLocalization sources.
 
 import Foundation
 

@@ -1,0 +1,15 @@
+public import JuiceMakerCatalog
+
+/// Juice a shop made.
+public struct Order: Hashable, Sendable {
+  /// The juice.
+  public let juice: Juice.ID
+  /// How many were made at once.
+  public let count: Int
+
+  /// Creates an order.
+  public init(juice: Juice.ID, count: Int) {
+    self.juice = juice
+    self.count = count
+  }
+}
