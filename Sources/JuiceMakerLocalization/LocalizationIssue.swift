@@ -22,7 +22,8 @@ public struct LocalizationIssue: Sendable, Hashable {
   public enum Problem: Sendable, Hashable {
     /// A catalog file does not load.
     case unloadable(LocalizationError)
-    /// A fruit or juice of a loaded pack has no name in the language.
+    /// A name key the app requires, such as a loaded pack's fruit's, has no value in the
+    /// language.
     case missingName
     /// A key the program uses, or a key other languages define, has no value in the language.
     case missingString
@@ -36,7 +37,8 @@ public struct LocalizationIssue: Sendable, Hashable {
     case malformedSpecifier(specifier: String, problem: SpecifierProblem, branch: String?)
     /// A plural variation lacks a category the language needs.
     case missingPluralBranch(PluralCategory, substitution: String?)
-    /// A `fruit.` or `juice.` key names no fruit or juice of the loaded packs.
+    /// A key with a name prefix, such as `fruit.`, names nothing the app loaded, such as no
+    /// fruit of the loaded packs.
     case unusedName
     /// A key is written twice in one JSON object of a file; the last copy, at `line` and
     /// `column`, is used, and the copy whose value starts at `droppedLine` is not.

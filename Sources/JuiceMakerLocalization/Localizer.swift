@@ -166,36 +166,37 @@ public struct Localizer: Sendable {
   /// - Returns: The joined list.
   /// - Complexity: O(*n*) in the total length of the items.
   public func list(_ items: [String]) -> String {
-    let separator = rendering(LocalizationKey.listSeparator)
+    let separator = rendering(Self.listSeparatorKey)
     return items.joined(separator: separator.language == nil ? ", " : separator.value)
   }
+
+  /// The key of the text between items of a ``list(_:)``: `list.separator`.
+  package static let listSeparatorKey = "list.separator"
 }
 
 // MARK: - Choosing the language
 
 extension Localizer {
-  /// The language the user prefers, from an explicit choice or the environment.
+  /// The language the user prefers, from the app's explicit choices or the environment.
   ///
   /// The first of these that is set, non-empty, and not `C` or `POSIX` wins, normalized with
-  /// ``LanguageTag/normalized(_:)``: the explicit value (such as a `--lang` option),
-  /// `JUICE_MAKER_LANG`, `LC_ALL`, `LC_MESSAGES`, `LANG`.
+  /// ``LanguageTag/normalized(_:)``: each of `choices` in order (such as a `--lang` option,
+  /// then the app's own environment variable), `LC_ALL`, `LC_MESSAGES`, `LANG`.
   ///
   /// ```swift
-  /// Localizer.preferredLanguage(arguments: nil, environment: ["LANG": "ko_KR.UTF-8"])  // "ko-KR"
-  /// Localizer.preferredLanguage(arguments: nil, environment: ["LANG": "C"])            // nil
+  /// Localizer.preferredLanguage(choices: [], environment: ["LANG": "ko_KR.UTF-8"])  // "ko-KR"
+  /// Localizer.preferredLanguage(choices: [], environment: ["LANG": "C"])            // nil
   /// ```
   ///
   /// - Parameters:
-  ///   - lang: The explicitly chosen language, or `nil`.
+  ///   - choices: The app's explicit choices, most preferred first; `nil` for one not made.
   ///   - environment: The process environment.
   /// - Returns: A normalized tag, or `nil` for no preference (use the catalog's source language).
-  public static func preferredLanguage(
-    arguments lang: String?, environment: [String: String]
+  package static func preferredLanguage(
+    choices: [String?], environment: [String: String]
   ) -> String? {
-    let candidates = [
-      lang, environment["JUICE_MAKER_LANG"], environment["LC_ALL"], environment["LC_MESSAGES"],
-      environment["LANG"],
-    ]
+    let candidates =
+      choices + [environment["LC_ALL"], environment["LC_MESSAGES"], environment["LANG"]]
     for case let candidate? in candidates {
       if let tag = LanguageTag.normalized(candidate) {
         return tag

@@ -1,54 +1,54 @@
 public import Foundation
 
 extension StringCatalog {
-  /// Checks the catalog against the fruit and juice of the loaded packs and the keys the program
-  /// uses.
+  /// Checks the catalog against the names of an app's data and the keys the app uses.
   ///
   /// For every language of the catalog it reports:
   ///
   /// | Problem | Severity |
   /// | --- | --- |
-  /// | `fruit.<id>` or `juice.<id>` missing | error in the source language, else warning |
+  /// | a name key missing | error in the source language, else warning |
   /// | a required key missing | error in the source language, else warning |
   /// | a key another language has, missing | warning |
   /// | a malformed or unknown specifier | error |
   /// | a plural variation without `other` | error |
   /// | a plural variation without another category the language needs (`one` in English) | warning |
   /// | a state other than `translated`, an unknown state, an empty value | warning |
-  /// | a `fruit.` or `juice.` key no pack uses | warning |
+  /// | a key with a name prefix that is not a name key | warning |
   ///
   /// Keys marked `shouldTranslate: false` need a value in the source language only.
   ///
   /// - Parameters:
-  ///   - fruitIDs: The ids of every fruit of the loaded packs, such as `kiwi`.
-  ///   - juiceIDs: The ids of every juice of the loaded packs, such as `kiwi-juice`.
-  ///   - requiredKeys: The message keys the program uses, such as ``LocalizationKey/messages``.
+  ///   - nameKeys: The keys that name the app's data, each starting with one of
+  ///     `namePrefixes`.
+  ///   - namePrefixes: The prefixes of name keys; a key with one that is not in `nameKeys` is
+  ///     an unused name.
+  ///   - requiredKeys: The message keys the app uses.
   /// - Returns: The issues, ordered by key and then by language (source language first), with
   ///   unused names after the key's other issues.
   /// - Complexity: O(*k* × *l*) for *k* keys in *l* languages, plus the length of the values.
-  public func validationIssues(
-    fruitIDs: [String], juiceIDs: [String], requiredKeys: [String] = []
+  package func validationIssues(
+    nameKeys: Set<String>, namePrefixes: [String], requiredKeys: [String]
   ) -> [LocalizationIssue] {
     issues(
-      nameKeys: Set(fruitIDs.map(LocalizationKey.fruit) + juiceIDs.map(LocalizationKey.juice)),
-      requiredKeys: Set(requiredKeys), checksUnusedNames: true)
+      nameKeys: nameKeys, requiredKeys: Set(requiredKeys), unusedNamePrefixes: namePrefixes)
   }
 
   /// Checks the catalog alone, as an app's catalogs are checked: no key is required and no
   /// pack is loaded.
   ///
-  /// It reports the same problems as ``validationIssues(fruitIDs:juiceIDs:requiredKeys:)``
+  /// It reports the same problems as ``validationIssues(nameKeys:namePrefixes:requiredKeys:)``
   /// except missing names and unused names, with the same severities, after the warnings of
   /// ``loadIssues``.
   ///
   /// - Returns: The issues, ordered by key and then by language (source language first).
   /// - Complexity: O(*k* × *l*) for *k* keys in *l* languages, plus the length of the values.
   public func validationIssues() -> [LocalizationIssue] {
-    issues(nameKeys: [], requiredKeys: [], checksUnusedNames: false)
+    issues(nameKeys: [], requiredKeys: [], unusedNamePrefixes: [])
   }
 
   private func issues(
-    nameKeys: Set<String>, requiredKeys required: Set<String>, checksUnusedNames: Bool
+    nameKeys: Set<String>, requiredKeys required: Set<String>, unusedNamePrefixes: [String]
   ) -> [LocalizationIssue] {
     var issues: [LocalizationIssue] = storage.issues
     var seen: Set<LocalizationIssue> = []
@@ -88,8 +88,8 @@ extension StringCatalog {
           report(issue.severity, language, key, issue.problem)
         }
       }
-      let isNameKey = key.hasPrefix("fruit.") || key.hasPrefix("juice.")
-      if checksUnusedNames, entry != nil, isNameKey, !isName {
+      let isNameKey = unusedNamePrefixes.contains { key.hasPrefix($0) }
+      if entry != nil, isNameKey, !isName {
         report(.warning, nil, key, .unusedName)
       }
     }
@@ -120,18 +120,18 @@ extension StringCatalog {
   ///
   /// - Parameters:
   ///   - directory: The directory, usually `Localization/`.
-  ///   - fruitIDs: The ids of every fruit of the loaded packs.
-  ///   - juiceIDs: The ids of every juice of the loaded packs.
-  ///   - requiredKeys: The message keys the program uses.
+  ///   - nameKeys: The keys that name the app's data.
+  ///   - namePrefixes: The prefixes of name keys.
+  ///   - requiredKeys: The message keys the app uses.
   /// - Returns: Every problem of ``init(directory:)`` as an error issue, or the issues of
-  ///   ``validationIssues(fruitIDs:juiceIDs:requiredKeys:)``.
-  public static func validationIssues(
-    directory: URL, fruitIDs: [String], juiceIDs: [String], requiredKeys: [String] = []
+  ///   ``validationIssues(nameKeys:namePrefixes:requiredKeys:)``.
+  package static func validationIssues(
+    directory: URL, nameKeys: Set<String>, namePrefixes: [String], requiredKeys: [String]
   ) -> [LocalizationIssue] {
     do {
       let catalog = try StringCatalog(directory: directory)
       return catalog.validationIssues(
-        fruitIDs: fruitIDs, juiceIDs: juiceIDs, requiredKeys: requiredKeys)
+        nameKeys: nameKeys, namePrefixes: namePrefixes, requiredKeys: requiredKeys)
     } catch {
       return error.issues
     }

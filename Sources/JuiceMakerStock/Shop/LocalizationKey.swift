@@ -1,3 +1,5 @@
+import JuiceMakerLocalization
+
 /// The keys of the shipped catalog, `Localization/Localizable.xcstrings`.
 ///
 /// Names are `fruit.<id>` and `juice.<id>`; packs add their own in their own catalog files.
@@ -14,8 +16,8 @@ public enum LocalizationKey {
   public static let orderShortage = "order.shortage"
   /// `order.shortages`: arg 1 the shortages joined with ``listSeparator``.
   public static let orderShortages = "order.shortages"
-  /// `list.separator`: between items of a list, such as `, `.
-  public static let listSeparator = "list.separator"
+  /// `list.separator`: between items of a list, such as `, `; ``Localizer/list(_:)`` reads it.
+  public static let listSeparator = Localizer.listSeparatorKey
   /// `stock.notEnough`: arg 1 the fruit name, arg 2 the count available, arg 3 the count asked.
   public static let stockNotEnough = "stock.notEnough"
   /// `screen.order.title`: the title of the order screen.
@@ -36,6 +38,10 @@ public enum LocalizationKey {
     orderMade, orderMadeMany, orderOutOfStock, orderShortage, orderShortages, listSeparator,
     stockNotEnough, orderScreenTitle, stockScreenTitle, closeButton, editStockButton, yes, no,
   ]
+
+  /// The prefixes of the names' keys: a catalog key with one that no pack uses is an unused
+  /// name.
+  package static let namePrefixes = ["fruit.", "juice."]
 
   /// The key of a fruit's name: `fruit("kiwi")` is `fruit.kiwi`.
   ///
