@@ -64,7 +64,9 @@ let package = Package(
     // The bare Foundation program the benchmark times `juice-maker stock` against.
     .executableTarget(name: "juice-maker-baseline"),
     .testTarget(
-      name: "JuiceMakerKitTests", dependencies: ["JuiceMakerKit", "JuiceMakerCatalog"],
+      name: "JuiceMakerKitTests",
+      // The CLI for the language it picks from its environment variable and `LANG`.
+      dependencies: ["JuiceMakerKit", "JuiceMakerCatalog", "JuiceMakerCLI"],
       exclude: ["Fixtures"]),
     .testTarget(name: "JuiceMakerSQLiteTests", dependencies: ["JuiceMakerSQLite", "CSQLite"]),
     .testTarget(name: "JuiceMakerCLITests", dependencies: ["JuiceMakerCLI"]),
