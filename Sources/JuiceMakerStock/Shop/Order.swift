@@ -8,6 +8,10 @@ public struct Order: Hashable, Sendable {
   public let count: Int
 
   /// Creates an order.
+  ///
+  /// Inlinable, so that `JuiceMaker.make(_:count:requestID:)` with a `Juice`, inlined into a
+  /// caller that drops the order, builds none.
+  @inlinable
   public init(juice: Juice.ID, count: Int) {
     self.juice = juice
     self.count = count
