@@ -5,7 +5,11 @@ let package = Package(
   name: "JuiceMaker",
   platforms: [.macOS(.v15)],
   products: [
+    // The three libraries below, as one import.
     .library(name: "JuiceMakerKit", targets: ["JuiceMakerKit"]),
+    .library(name: "JuiceMakerCatalog", targets: ["JuiceMakerCatalog"]),
+    .library(name: "JuiceMakerLocalization", targets: ["JuiceMakerLocalization"]),
+    .library(name: "JuiceMakerStock", targets: ["JuiceMakerStock"]),
     // The storage conformance suite, for the tests of any `StockStorage`.
     .library(name: "JuiceMakerStorageTesting", targets: ["JuiceMakerStorageTesting"]),
     .library(name: "JuiceMakerSQLite", targets: ["JuiceMakerSQLite"]),
@@ -13,7 +17,17 @@ let package = Package(
     .executable(name: "juice-maker", targets: ["juice-maker"]),
   ],
   targets: [
-    .target(name: "JuiceMakerKit"),
+    // Fruit, juice, packs, and the JSON parser they are read with.
+    .target(name: "JuiceMakerCatalog"),
+    // A general `.xcstrings` runtime: it reads catalogs with the catalog's JSON parser.
+    .target(name: "JuiceMakerLocalization", dependencies: ["JuiceMakerCatalog"]),
+    // The stock ledger, the store and its storages, and the shop over them.
+    .target(
+      name: "JuiceMakerStock", dependencies: ["JuiceMakerCatalog", "JuiceMakerLocalization"]),
+    // Re-exports the three, so `import JuiceMakerKit` is all a user writes.
+    .target(
+      name: "JuiceMakerKit",
+      dependencies: ["JuiceMakerCatalog", "JuiceMakerLocalization", "JuiceMakerStock"]),
     .target(name: "JuiceMakerStorageTesting", dependencies: ["JuiceMakerKit"]),
     .systemLibrary(
       name: "CSQLite",
@@ -50,7 +64,10 @@ let package = Package(
     // The bare Foundation program the benchmark times `juice-maker stock` against.
     .executableTarget(name: "juice-maker-baseline"),
     .testTarget(
-      name: "JuiceMakerKitTests", dependencies: ["JuiceMakerKit"], exclude: ["Fixtures"]),
+      name: "JuiceMakerKitTests",
+      // The CLI for the language it picks from its environment variable and `LANG`.
+      dependencies: ["JuiceMakerKit", "JuiceMakerCatalog", "JuiceMakerStock", "JuiceMakerCLI"],
+      exclude: ["Fixtures"]),
     .testTarget(name: "JuiceMakerSQLiteTests", dependencies: ["JuiceMakerSQLite", "CSQLite"]),
     // The full-screen shop's tests hold an SQLite store's lock and restart a PostgreSQL
     // server under it.
@@ -69,7 +86,10 @@ let package = Package(
       dependencies: ["JuiceMakerPostgres", "CLibPQ", "TemporaryPostgres", "juice-maker"]),
     .testTarget(
       name: "JuiceMakerReliabilityTests",
-      dependencies: ["JuiceMakerKit", "JuiceMakerSQLite", "JuiceMakerCLI", "juice-maker"],
+      dependencies: [
+        "JuiceMakerKit", "JuiceMakerCatalog", "JuiceMakerLocalization", "JuiceMakerSQLite",
+        "JuiceMakerCLI", "juice-maker",
+      ],
       exclude: ["Corpus", "Fuzz"]),
   ]
 )

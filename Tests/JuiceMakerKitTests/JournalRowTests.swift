@@ -1,7 +1,8 @@
 import Foundation
+import JuiceMakerKit
 import Testing
 
-@testable import JuiceMakerKit
+@testable import JuiceMakerStock
 
 /// The one journal model's codec: what every persistent storage writes and reads.
 struct JournalRowTests {

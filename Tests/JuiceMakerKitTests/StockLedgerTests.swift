@@ -1,7 +1,6 @@
 import Foundation
+import JuiceMakerKit
 import Testing
-
-@testable import JuiceMakerKit
 
 /// The stock rules, without any storage.
 struct StockLedgerTests {

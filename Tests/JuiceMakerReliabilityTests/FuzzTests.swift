@@ -1,7 +1,9 @@
 import Foundation
+import JuiceMakerKit
 import Testing
 
-@testable import JuiceMakerKit
+@testable import JuiceMakerCatalog
+@testable import JuiceMakerLocalization
 
 /// Seeded mutation fuzzing of the pack loader and the string catalog, in process.
 ///

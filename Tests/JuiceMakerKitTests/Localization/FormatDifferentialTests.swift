@@ -1,7 +1,6 @@
 import Foundation
+import JuiceMakerKit
 import Testing
-
-@testable import JuiceMakerKit
 
 /// The renderer against Foundation's `String(format:)`, over generated format and argument
 /// pairs, for every specifier Foundation on Linux renders as C does.

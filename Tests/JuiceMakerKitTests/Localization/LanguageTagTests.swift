@@ -1,3 +1,4 @@
+import JuiceMakerCLI
 import JuiceMakerKit
 import Testing
 

@@ -1,7 +1,8 @@
 import Foundation
+import JuiceMakerKit
 import Testing
 
-@testable import JuiceMakerKit
+@testable import JuiceMakerCatalog
 
 /// Catalogs in Xcode's own format (`"key" : value`, keys sorted as Xcode sorts them) with every
 /// shape real apps' catalogs have: keys without localizations, `%` in text that takes no

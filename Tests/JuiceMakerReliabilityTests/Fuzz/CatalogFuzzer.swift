@@ -1,5 +1,5 @@
 // libFuzzer entry for the string catalog loader and formatter; built by fuzz.sh
-// together with the JuiceMakerKit sources.
+// together with the JuiceMakerLocalization sources.
 
 import Foundation
 
@@ -11,7 +11,9 @@ public func catalogFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int)
   guard let catalog = try? StringCatalog(data: bytes, fileName: "Fuzz.xcstrings") else {
     return 0
   }
-  _ = catalog.validationIssues(fruitIDs: ["kiwi"], juiceIDs: ["kiwi-juice"])
+  _ = catalog.validationIssues(
+    nameKeys: ["fruit.kiwi", "juice.kiwi-juice"], namePrefixes: ["fruit.", "juice."],
+    requiredKeys: [])
   let argumentLists: [[LocalizedArgument]] = [
     [], [.string("Kiwi"), .int(2)], [.int(Int.min), .int(Int.max), .string("\u{1B}")],
     [.double(.nan), .double(-0.0), .int(-4_096)], [.int(4_096), .double(1e308), .string("")],

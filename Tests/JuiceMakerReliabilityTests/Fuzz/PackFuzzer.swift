@@ -1,5 +1,5 @@
 // libFuzzer entry for the pack decoder; built by fuzz.sh together with the
-// JuiceMakerKit sources, so it sees the module's internals.
+// JuiceMakerCatalog sources, so it sees the module's internals.
 
 /// Decodes one input as a pack and checks what the in-process fuzz tests check:
 /// a malformed document is one located problem, and what decodes is valid.

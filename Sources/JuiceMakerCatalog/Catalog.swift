@@ -1,0 +1,211 @@
+public import Foundation
+import Synchronization
+
+/// The fruits and juices of every pack in a recipes directory, merged.
+///
+/// A catalog is plain data: load it once, then share it with any number of
+/// `FruitStore` and `JuiceMaker` values.
+///
+/// ```swift
+/// let catalog = try Catalog.load(from: URL(filePath: "Recipes"))
+/// print(catalog.juices.map(\.id))
+/// // [strawberry-juice, banana-juice, kiwi-juice, pineapple-juice,
+/// //  strawberry-banana-juice, mango-juice, mango-kiwi-juice]
+/// ```
+public struct Catalog: Sendable {
+  /// Every fruit, in load order (file-name order of the packs, then written order).
+  public let fruits: [Fruit]
+  /// Every juice, in load order.
+  public let juices: [Juice]
+  /// The pack files the catalog was loaded from, in load order.
+  public var packs: [URL] { packPaths.map { URL(fileURLWithPath: $0, isDirectory: false) } }
+  /// The pack files as paths; URLs are made only when asked for.
+  let packPaths: [String]
+
+  let fruitIndices: [Fruit.ID: Int]
+  let juiceIndices: [Juice.ID: Int]
+  /// A number unique to this catalog in this process, so juices it hands out can be
+  /// recognised and looked up by position.
+  package let serial: Int
+
+  /// Creates a catalog from values, checking them as strictly as a pack.
+  ///
+  /// Ids are valid by construction (`Fruit.ID(validating:)`); the rest of a pack's
+  /// rules are checked here.
+  ///
+  /// - Parameters:
+  ///   - fruits: The fruits, in display order.
+  ///   - juices: The juices, in display order.
+  /// - Throws: `CatalogError` listing every duplicate id, unknown fruit, repeated
+  ///   ingredient, non-positive count, negative stock and empty recipe.
+  public init(fruits: [Fruit], juices: [Juice]) throws(CatalogError) {
+    var pack = Pack(file: "<memory>")
+    var problems: [CatalogError.Problem] = []
+    for (index, fruit) in fruits.enumerated() {
+      let path = "fruits[\(index)]"
+      if fruit.initialStock < 0 {
+        problems.append(
+          .init(file: pack.file, path: "\(path).stock", reason: .negativeStock(fruit.initialStock)))
+      }
+      pack.fruits.append(Pack.FruitEntry(fruit: fruit, path: path))
+    }
+    for (index, juice) in juices.enumerated() {
+      let path = "juices[\(index)]"
+      if juice.ingredients.isEmpty {
+        problems.append(.init(file: pack.file, path: "\(path).ingredients", reason: .emptyRecipe))
+      }
+      var seen: Set<Fruit.ID> = []
+      for (position, ingredient) in juice.ingredients.enumerated() {
+        let ingredientPath = "\(path).ingredients[\(position)]"
+        if ingredient.count <= 0 {
+          problems.append(
+            .init(
+              file: pack.file, path: "\(ingredientPath).count",
+              reason: .nonPositiveCount(ingredient.count)))
+        }
+        if !seen.insert(ingredient.fruit).inserted {
+          problems.append(
+            .init(
+              file: pack.file, path: "\(ingredientPath).fruit",
+              reason: .repeatedIngredient(ingredient.fruit)))
+        }
+      }
+      pack.juices.append(
+        Pack.JuiceEntry(
+          id: juice.id, ingredients: juice.ingredients,
+          ingredientPaths: juice.ingredients.indices.map { "\(path).ingredients[\($0)]" },
+          path: path))
+    }
+    try self.init(merging: [pack], problems: problems, paths: [])
+  }
+
+  /// Merges decoded packs, adding the problems that only show across packs.
+  init(merging packs: [Pack], problems: [CatalogError.Problem], paths: [String])
+    throws(CatalogError)
+  {
+    var problems = problems
+    var fruits: [Fruit] = []
+    var fruitIndices: [Fruit.ID: Int] = [:]
+    var fruitOrigins: [(file: String, path: String)] = []
+    for pack in packs {
+      for entry in pack.fruits {
+        if let existing = fruitIndices[entry.fruit.id] {
+          let origin = fruitOrigins[existing]
+          problems.append(
+            .init(
+              file: pack.file, path: "\(entry.path).id",
+              reason: .duplicateFruit(
+                entry.fruit.id, firstFile: origin.file, firstPath: origin.path)))
+          continue
+        }
+        fruitIndices[entry.fruit.id] = fruits.count
+        fruits.append(entry.fruit)
+        fruitOrigins.append((pack.file, entry.path))
+      }
+    }
+    let serial = Catalog.nextSerial.add(1, ordering: .relaxed).newValue
+    var juices: [Juice] = []
+    var juiceIndices: [Juice.ID: Int] = [:]
+    var juiceOrigins: [(file: String, path: String)] = []
+    for pack in packs {
+      for entry in pack.juices {
+        if let existing = juiceIndices[entry.id] {
+          let origin = juiceOrigins[existing]
+          problems.append(
+            .init(
+              file: pack.file, path: "\(entry.path).id",
+              reason: .duplicateJuice(entry.id, firstFile: origin.file, firstPath: origin.path)))
+          continue
+        }
+        for (ingredient, path) in zip(entry.ingredients, entry.ingredientPaths)
+        where fruitIndices[ingredient.fruit] == nil {
+          problems.append(
+            .init(file: pack.file, path: "\(path).fruit", reason: .unknownFruit(ingredient.fruit)))
+        }
+        juiceIndices[entry.id] = juices.count
+        juices.append(
+          Juice(
+            id: entry.id, ingredients: entry.ingredients,
+            position: Juice.Handle(catalog: serial, index: juices.count)))
+        juiceOrigins.append((pack.file, entry.path))
+      }
+    }
+    guard problems.isEmpty else { throw CatalogError(problems: Self.abridged(problems)) }
+    self.fruits = fruits
+    self.juices = juices
+    self.fruitIndices = fruitIndices
+    self.juiceIndices = juiceIndices
+    self.packPaths = paths
+    self.serial = serial
+  }
+
+  private static let nextSerial = Atomic<Int>(0)
+
+  /// At most `PackDecoder.maximumProblems` problems of each file, then one
+  /// `moreProblems` per file counting the rest, so a hostile pack cannot bury the
+  /// report under millions of lines.
+  private static func abridged(_ problems: [CatalogError.Problem]) -> [CatalogError.Problem] {
+    var listed: [String: Int] = [:]
+    var unlisted: [(file: String, count: Int)] = []
+    var unlistedIndices: [String: Int] = [:]
+    var result: [CatalogError.Problem] = []
+    for problem in problems {
+      var extra = 0
+      if case .moreProblems(let count) = problem.reason {
+        extra = count
+      } else if listed[problem.file, default: 0] < PackDecoder.maximumProblems {
+        listed[problem.file, default: 0] += 1
+        result.append(problem)
+        continue
+      } else {
+        extra = 1
+      }
+      if let index = unlistedIndices[problem.file] {
+        unlisted[index].count += extra
+      } else {
+        unlistedIndices[problem.file] = unlisted.count
+        unlisted.append((problem.file, extra))
+      }
+    }
+    for (file, count) in unlisted {
+      result.append(.init(file: file, path: "", reason: .moreProblems(count: count)))
+    }
+    return result
+  }
+
+  // MARK: - Lookup
+
+  /// The fruit with the given id, if the catalog has it.
+  public func fruit(_ id: Fruit.ID) -> Fruit? {
+    fruitIndices[id].map { fruits[$0] }
+  }
+
+  /// The juice with the given id, if the catalog has it.
+  public func juice(_ id: Juice.ID) -> Juice? {
+    juiceIndices[id].map { juices[$0] }
+  }
+
+  /// The position of a juice in `juices`, found in constant time for juices this
+  /// catalog handed out.
+  @usableFromInline
+  package func index(of juice: Juice) -> Int? {
+    if let position = juice.position, position.catalog == serial {
+      return position.index
+    }
+    guard let index = juiceIndices[juice.id], juices[index] == juice else { return nil }
+    return index
+  }
+
+  /// The position of a juice id in `juices`.
+  package func index(of id: Juice.ID) -> Int? {
+    juiceIndices[id]
+  }
+
+  /// The handle of a juice on the menu, for the order path.
+  ///
+  /// - Parameter id: The juice's id.
+  /// - Returns: The handle, or `nil` when the menu has no such juice.
+  public func handle(of id: Juice.ID) -> Juice.Handle? {
+    juiceIndices[id].map { Juice.Handle(catalog: serial, index: $0) }
+  }
+}

@@ -1,0 +1,427 @@
+/// A strict JSON (RFC 8259) parser over UTF-8 bytes that reports where it failed.
+///
+/// It accepts a leading UTF-8 byte order mark, rejects invalid UTF-8 in strings,
+/// limits nesting depth instead of recursing without bound, and rejects an object
+/// that repeats a key, unless asked to keep the last copy and report the repetition
+/// (string catalogs, which Xcode has been seen to write with a key twice).
+package struct JSONParser {
+  /// A key written twice in one object, when the last copy is kept.
+  package struct DuplicateKey: Equatable, Sendable {
+    /// The key.
+    package let key: String
+    /// The 1-based line and column of the copy kept, the last one.
+    package let line: Int
+    package let column: Int
+    /// The 1-based line where the value of the copy dropped starts.
+    package let droppedLine: Int
+  }
+
+  /// Why a document could not be parsed, and where.
+  package struct Failure: Error, Equatable, Sendable {
+    /// What is wrong.
+    package let reason: String
+    /// The 1-based line.
+    package let line: Int
+    /// The 1-based column, in bytes.
+    package let column: Int
+  }
+
+  /// The deepest nesting of arrays and objects accepted.
+  package static let maximumDepth = 256
+
+  private let bytes: UnsafeBufferPointer<UInt8>
+  private var offset = 0
+  private var line = 1
+  private var lineStart = 0
+  private var depth = 0
+  /// Whether a repeated key replaces the earlier copy rather than failing.
+  private let keepsLastDuplicate: Bool
+  private var duplicates: [DuplicateKey] = []
+
+  private init(bytes: UnsafeBufferPointer<UInt8>, keepsLastDuplicate: Bool) {
+    self.bytes = bytes
+    self.keepsLastDuplicate = keepsLastDuplicate
+  }
+
+  /// Parses one JSON document.
+  ///
+  /// - Parameter data: The document's bytes.
+  /// - Returns: The root value.
+  /// - Throws: `Failure` naming the line, column and reason.
+  /// - Complexity: O(*n*) in the size of the document.
+  package static func parse(_ data: [UInt8]) throws(Failure) -> JSONNode {
+    try parse(data, keepingLastDuplicate: false).root
+  }
+
+  /// Parses one JSON document in which a key written twice in one object is not an error:
+  /// the last copy is kept, in the place of the first, and the repetition is reported.
+  ///
+  /// - Parameter data: The document's bytes.
+  /// - Returns: The root value and every repeated key, in document order.
+  /// - Throws: `Failure` naming the line, column and reason.
+  /// - Complexity: O(*n*) in the size of the document.
+  package static func parseKeepingLastDuplicate(
+    _ data: [UInt8]
+  ) throws(Failure) -> (root: JSONNode, duplicates: [DuplicateKey]) {
+    try parse(data, keepingLastDuplicate: true)
+  }
+
+  private static func parse(
+    _ data: [UInt8], keepingLastDuplicate: Bool
+  ) throws(Failure) -> (root: JSONNode, duplicates: [DuplicateKey]) {
+    let result: Result<(JSONNode, [DuplicateKey]), Failure> = data.withUnsafeBufferPointer {
+      buffer in
+      var parser = JSONParser(bytes: buffer, keepsLastDuplicate: keepingLastDuplicate)
+      do throws(Failure) {
+        let root = try parser.parseDocument()
+        return .success((root, parser.duplicates))
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try result.get()
+  }
+
+  private mutating func parseDocument() throws(Failure) -> JSONNode {
+    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+      offset = 3
+      lineStart = 3
+    }
+    skipWhitespace()
+    if offset == bytes.count {
+      throw fail("the file is empty; expected a JSON object")
+    }
+    let root = try parseValue()
+    skipWhitespace()
+    if offset != bytes.count {
+      throw fail("unexpected \(describeByte()) after the end of the JSON value")
+    }
+    return root
+  }
+
+  private var column: Int { offset - lineStart + 1 }
+
+  private func fail(_ reason: String) -> Failure {
+    Failure(reason: reason, line: line, column: column)
+  }
+
+  private func describeByte() -> String {
+    guard offset < bytes.count else { return "end of file" }
+    let byte = bytes[offset]
+    if byte >= 0x21 && byte < 0x7F {
+      return "'\(Character(Unicode.Scalar(byte)))'"
+    }
+    return "byte 0x\(String(byte, radix: 16, uppercase: true))"
+  }
+
+  private mutating func skipWhitespace() {
+    while offset < bytes.count {
+      switch bytes[offset] {
+      case 0x20, 0x09, 0x0D:
+        offset += 1
+      case 0x0A:
+        offset += 1
+        line += 1
+        lineStart = offset
+      default:
+        return
+      }
+    }
+  }
+
+  private mutating func parseValue() throws(Failure) -> JSONNode {
+    let startLine = line
+    let startColumn = column
+    guard offset < bytes.count else {
+      throw fail("the document ends where a value was expected")
+    }
+    let value: JSONValue
+    switch bytes[offset] {
+    case UInt8(ascii: "{"):
+      value = try parseObject()
+    case UInt8(ascii: "["):
+      value = try parseArray()
+    case UInt8(ascii: "\""):
+      value = .string(try parseString())
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+      value = .number(try parseNumber())
+    case UInt8(ascii: "t"):
+      try expectLiteral("true")
+      value = .bool(true)
+    case UInt8(ascii: "f"):
+      try expectLiteral("false")
+      value = .bool(false)
+    case UInt8(ascii: "n"):
+      try expectLiteral("null")
+      value = .null
+    default:
+      throw fail("unexpected \(describeByte()); expected a JSON value")
+    }
+    return JSONNode(value: value, line: startLine, column: startColumn)
+  }
+
+  private mutating func enter() throws(Failure) {
+    depth += 1
+    if depth > Self.maximumDepth {
+      throw fail("arrays and objects are nested more than \(Self.maximumDepth) levels deep")
+    }
+  }
+
+  private mutating func parseObject() throws(Failure) -> JSONValue {
+    try enter()
+    offset += 1
+    var members: [JSONMember] = []
+    // Small objects check their few keys directly; hashing every key costs more.
+    var seen: [String: Int] = [:]
+    skipWhitespace()
+    if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") {
+      offset += 1
+      depth -= 1
+      return .object(members)
+    }
+    while true {
+      skipWhitespace()
+      guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else {
+        throw fail("unexpected \(describeByte()); expected a quoted key")
+      }
+      let keyLine = line
+      let keyColumn = column
+      let key = try parseString()
+      let earlier: Int?
+      if members.count < 16 {
+        earlier = members.firstIndex { $0.key == key }
+      } else {
+        if seen.isEmpty {
+          for (index, member) in members.enumerated() { seen[member.key] = index }
+        }
+        earlier = seen[key]
+        if earlier == nil { seen[key] = members.count }
+      }
+      if earlier != nil, !keepsLastDuplicate {
+        throw Failure(
+          reason: "the key \"\(key.abridgedInProblem)\" appears twice in one object", line: keyLine,
+          column: keyColumn)
+      }
+      skipWhitespace()
+      guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else {
+        throw fail(
+          "unexpected \(describeByte()); expected ':' after the key \"\(key.abridgedInProblem)\"")
+      }
+      offset += 1
+      skipWhitespace()
+      let member = JSONMember(key: key, node: try parseValue())
+      if let earlier {
+        duplicates.append(
+          DuplicateKey(
+            key: key, line: keyLine, column: keyColumn, droppedLine: members[earlier].node.line))
+        members[earlier] = member
+      } else {
+        members.append(member)
+      }
+      skipWhitespace()
+      guard offset < bytes.count else {
+        throw fail("the document ends inside an object; expected ',' or '}'")
+      }
+      if bytes[offset] == UInt8(ascii: ",") {
+        offset += 1
+        continue
+      }
+      if bytes[offset] == UInt8(ascii: "}") {
+        offset += 1
+        depth -= 1
+        return .object(members)
+      }
+      throw fail("unexpected \(describeByte()); expected ',' or '}'")
+    }
+  }
+
+  private mutating func parseArray() throws(Failure) -> JSONValue {
+    try enter()
+    offset += 1
+    var elements: [JSONNode] = []
+    skipWhitespace()
+    if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {
+      offset += 1
+      depth -= 1
+      return .array(elements)
+    }
+    while true {
+      skipWhitespace()
+      elements.append(try parseValue())
+      skipWhitespace()
+      guard offset < bytes.count else {
+        throw fail("the document ends inside an array; expected ',' or ']'")
+      }
+      if bytes[offset] == UInt8(ascii: ",") {
+        offset += 1
+        continue
+      }
+      if bytes[offset] == UInt8(ascii: "]") {
+        offset += 1
+        depth -= 1
+        return .array(elements)
+      }
+      throw fail("unexpected \(describeByte()); expected ',' or ']'")
+    }
+  }
+
+  private mutating func expectLiteral(_ literal: StaticString) throws(Failure) {
+    let count = literal.utf8CodeUnitCount
+    let matches = literal.withUTF8Buffer { expected in
+      guard offset + count <= bytes.count else { return false }
+      for index in 0..<count where bytes[offset + index] != expected[index] {
+        return false
+      }
+      return true
+    }
+    guard matches else {
+      throw fail("unexpected \(describeByte()); expected a JSON value")
+    }
+    offset += count
+  }
+
+  private mutating func parseNumber() throws(Failure) -> String {
+    let start = offset
+    if bytes[offset] == UInt8(ascii: "-") { offset += 1 }
+    guard offset < bytes.count, isDigit(bytes[offset]) else {
+      throw fail("a number needs a digit after '-'")
+    }
+    if bytes[offset] == UInt8(ascii: "0") {
+      offset += 1
+      if offset < bytes.count, isDigit(bytes[offset]) {
+        throw fail("a number cannot start with 0 followed by more digits")
+      }
+    } else {
+      while offset < bytes.count, isDigit(bytes[offset]) { offset += 1 }
+    }
+    if offset < bytes.count, bytes[offset] == UInt8(ascii: ".") {
+      offset += 1
+      guard offset < bytes.count, isDigit(bytes[offset]) else {
+        throw fail("a number needs a digit after '.'")
+      }
+      while offset < bytes.count, isDigit(bytes[offset]) { offset += 1 }
+    }
+    if offset < bytes.count,
+      bytes[offset] == UInt8(ascii: "e") || bytes[offset] == UInt8(ascii: "E")
+    {
+      offset += 1
+      if offset < bytes.count,
+        bytes[offset] == UInt8(ascii: "+") || bytes[offset] == UInt8(ascii: "-")
+      {
+        offset += 1
+      }
+      guard offset < bytes.count, isDigit(bytes[offset]) else {
+        throw fail("a number needs a digit in its exponent")
+      }
+      while offset < bytes.count, isDigit(bytes[offset]) { offset += 1 }
+    }
+    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
+  }
+
+  private func isDigit(_ byte: UInt8) -> Bool {
+    byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+  }
+
+  private mutating func parseString() throws(Failure) -> String {
+    offset += 1
+    let start = offset
+    // Fast path: no escapes.
+    while offset < bytes.count {
+      let byte = bytes[offset]
+      if byte == UInt8(ascii: "\"") {
+        let slice = UnsafeBufferPointer(rebasing: bytes[start..<offset])
+        guard let text = String(validating: slice, as: UTF8.self) else {
+          throw fail("the string holds bytes that are not valid UTF-8")
+        }
+        offset += 1
+        return text
+      }
+      if byte == UInt8(ascii: "\\") { break }
+      if byte < 0x20 {
+        throw fail(
+          "a control character (byte 0x\(String(byte, radix: 16))) must be escaped in a string")
+      }
+      offset += 1
+    }
+    var scratch = Array(UnsafeBufferPointer(rebasing: bytes[start..<offset]))
+    while offset < bytes.count {
+      let byte = bytes[offset]
+      switch byte {
+      case UInt8(ascii: "\""):
+        offset += 1
+        guard let text = String(validating: scratch, as: UTF8.self) else {
+          throw fail("the string holds bytes that are not valid UTF-8")
+        }
+        return text
+      case UInt8(ascii: "\\"):
+        offset += 1
+        try parseEscape(into: &scratch)
+      case 0..<0x20:
+        throw fail(
+          "a control character (byte 0x\(String(byte, radix: 16))) must be escaped in a string")
+      default:
+        scratch.append(byte)
+        offset += 1
+      }
+    }
+    throw fail("the document ends inside a string")
+  }
+
+  private mutating func parseEscape(into scratch: inout [UInt8]) throws(Failure) {
+    guard offset < bytes.count else { throw fail("the document ends inside a string") }
+    let byte = bytes[offset]
+    offset += 1
+    switch byte {
+    case UInt8(ascii: "\""): scratch.append(0x22)
+    case UInt8(ascii: "\\"): scratch.append(0x5C)
+    case UInt8(ascii: "/"): scratch.append(0x2F)
+    case UInt8(ascii: "b"): scratch.append(0x08)
+    case UInt8(ascii: "f"): scratch.append(0x0C)
+    case UInt8(ascii: "n"): scratch.append(0x0A)
+    case UInt8(ascii: "r"): scratch.append(0x0D)
+    case UInt8(ascii: "t"): scratch.append(0x09)
+    case UInt8(ascii: "u"):
+      var scalar = try parseHex4()
+      if (0xD800..<0xDC00).contains(scalar) {
+        guard offset + 1 < bytes.count, bytes[offset] == UInt8(ascii: "\\"),
+          bytes[offset + 1] == UInt8(ascii: "u")
+        else {
+          throw fail("an unpaired UTF-16 surrogate escape")
+        }
+        offset += 2
+        let low = try parseHex4()
+        guard (0xDC00..<0xE000).contains(low) else {
+          throw fail("an unpaired UTF-16 surrogate escape")
+        }
+        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+      } else if (0xDC00..<0xE000).contains(scalar) {
+        throw fail("an unpaired UTF-16 surrogate escape")
+      }
+      guard let unicode = Unicode.Scalar(scalar) else {
+        throw fail("an escape that is not a Unicode scalar")
+      }
+      scratch.append(contentsOf: Array(String(Character(unicode)).utf8))
+    default:
+      offset -= 1
+      throw fail("unknown escape \\\(describeByte()) in a string")
+    }
+  }
+
+  private mutating func parseHex4() throws(Failure) -> UInt32 {
+    var value: UInt32 = 0
+    for _ in 0..<4 {
+      guard offset < bytes.count else { throw fail("the document ends inside a \\u escape") }
+      let byte = bytes[offset]
+      let digit: UInt32
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+      default: throw fail("a \\u escape needs four hex digits")
+      }
+      value = value << 4 | digit
+      offset += 1
+    }
+    return value
+  }
+}
