@@ -28,7 +28,7 @@
 ///
 /// So `%1$@(이)가` renders 딸기가, 파인애플이, 수박이, and `kiwi(이)가` for an untranslated name,
 /// with no code change for new fruit.
-public enum KoreanParticle: Sendable, Hashable, CaseIterable {
+package enum KoreanParticle: Sendable, Hashable, CaseIterable {
   /// 이/가, the subject particle.
   case subject
   /// 은/는, the topic particle.
@@ -47,7 +47,7 @@ public enum KoreanParticle: Sendable, Hashable, CaseIterable {
   case copula
 
   /// The form after a word that ends in a consonant.
-  public var afterConsonant: String {
+  package var afterConsonant: String {
     switch self {
     case .subject: "이"
     case .topic: "은"
@@ -61,7 +61,7 @@ public enum KoreanParticle: Sendable, Hashable, CaseIterable {
   }
 
   /// The form after a word that ends in a vowel.
-  public var afterVowel: String {
+  package var afterVowel: String {
     switch self {
     case .subject: "가"
     case .topic: "는"
@@ -86,7 +86,7 @@ public enum KoreanParticle: Sendable, Hashable, CaseIterable {
   /// - Parameter text: The text the particle follows.
   /// - Returns: The form, or `nil` when the last character is not Hangul or a digit.
   /// - Complexity: O(*k*) for the *k* trailing digits or closing brackets of `text`.
-  public func form(after text: some StringProtocol) -> String? {
+  package func form(after text: some StringProtocol) -> String? {
     switch FinalSound(endOf: text.unicodeScalars) {
     case .vowel: afterVowel
     case .rieul: self == .direction ? afterVowel : afterConsonant

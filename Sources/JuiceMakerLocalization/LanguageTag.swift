@@ -1,5 +1,5 @@
 /// Normalizes language tags and POSIX locale names to the BCP 47 spelling catalogs use.
-public enum LanguageTag {
+package enum LanguageTag {
   /// Normalizes a language tag or POSIX locale name.
   ///
   /// The encoding (`.UTF-8`) and modifier (`@euro`) of a locale name are dropped, `_` becomes
@@ -14,7 +14,7 @@ public enum LanguageTag {
   ///
   /// - Parameter tag: A tag such as `ko`, `ko-KR`, `ko_KR.UTF-8`, `C`, or `POSIX`.
   /// - Returns: The normalized tag, or `nil` for no preference: empty, `C`, or `POSIX`.
-  public static func normalized(_ tag: String) -> String? {
+  package static func normalized(_ tag: String) -> String? {
     let trimmed = tag.drop { $0 == " " || $0 == "\t" }
     let base = trimmed.prefix { $0 != "." && $0 != "@" && $0 != " " && $0 != "\t" }
     let upper = base.uppercased()

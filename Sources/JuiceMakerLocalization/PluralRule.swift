@@ -11,7 +11,7 @@
 /// Independently of the rule, an explicit `zero` branch in the catalog wins for 0 in every
 /// language (see <doc:StringCatalogs>), so "No strawberries" can be written for English and
 /// Korean alike.
-public enum PluralRule: Sendable, Hashable {
+package enum PluralRule: Sendable, Hashable {
   /// `one` for exactly 1, `other` for everything else.
   case oneOrOther
   /// `other` for every count.
@@ -25,7 +25,7 @@ public enum PluralRule: Sendable, Hashable {
   /// ```
   ///
   /// - Parameter language: A language tag such as `en`, `ko`, or `ko-KR`.
-  public init(language: String) {
+  package init(language: String) {
     let primary = language.prefix { $0 != "-" && $0 != "_" }.lowercased()
     self = primary == "ko" ? .otherOnly : .oneOrOther
   }
@@ -34,7 +34,7 @@ public enum PluralRule: Sendable, Hashable {
   ///
   /// - Parameter count: The number the text talks about.
   /// - Returns: `.one` or `.other`.
-  public func category(for count: Int) -> PluralCategory {
+  package func category(for count: Int) -> PluralCategory {
     switch self {
     case .oneOrOther: count == 1 ? .one : .other
     case .otherOnly: .other
@@ -46,13 +46,13 @@ public enum PluralRule: Sendable, Hashable {
   ///
   /// - Parameter language: A language tag such as `en` or `ko-KR`.
   /// - Returns: `true` for `en` and `ko` and their regional forms.
-  public static func carriesRule(for language: String) -> Bool {
+  package static func carriesRule(for language: String) -> Bool {
     let primary = language.prefix { $0 != "-" && $0 != "_" }.lowercased()
     return primary == "en" || primary == "ko"
   }
 
   /// The categories a plural variation in this language must provide.
-  public var requiredCategories: [PluralCategory] {
+  package var requiredCategories: [PluralCategory] {
     switch self {
     case .oneOrOther: [.one, .other]
     case .otherOnly: [.other]

@@ -15,7 +15,7 @@ extension String {
   ///
   /// - Returns: The escaped text; the text itself when it has no control character.
   /// - Complexity: O(*n*) in the length of the text.
-  public func escapingControlCharacters() -> String {
+  package func escapingControlCharacters() -> String {
     guard unicodeScalars.contains(where: \.isTerminalControl) else { return self }
     var escaped = String.UnicodeScalarView()
     for scalar in unicodeScalars {

@@ -5,36 +5,36 @@ import JuiceMakerLocalization
 /// Names are `fruit.<id>` and `juice.<id>`; packs add their own in their own catalog files.
 /// ``messages`` lists every other key the program uses, for
 /// ``StringCatalog/validationIssues(fruitIDs:juiceIDs:requiredKeys:)``.
-public enum LocalizationKey {
+package enum LocalizationKey {
   /// `order.made`: arg 1 the juice name.
-  public static let orderMade = "order.made"
+  package static let orderMade = "order.made"
   /// `order.made.many`: arg 1 the juice name, arg 2 the count.
-  public static let orderMadeMany = "order.made.many"
+  package static let orderMadeMany = "order.made.many"
   /// `order.outOfStock`: asks whether to edit the stock.
-  public static let orderOutOfStock = "order.outOfStock"
+  package static let orderOutOfStock = "order.outOfStock"
   /// `order.shortage`: arg 1 the fruit name for the missing count, arg 2 the missing count.
-  public static let orderShortage = "order.shortage"
+  package static let orderShortage = "order.shortage"
   /// `order.shortages`: arg 1 the shortages joined with ``listSeparator``.
-  public static let orderShortages = "order.shortages"
+  package static let orderShortages = "order.shortages"
   /// `list.separator`: between items of a list, such as `, `; ``Localizer/list(_:)`` reads it.
-  public static let listSeparator = Localizer.listSeparatorKey
+  package static let listSeparator = Localizer.listSeparatorKey
   /// `stock.notEnough`: arg 1 the fruit name, arg 2 the count available, arg 3 the count asked.
-  public static let stockNotEnough = "stock.notEnough"
+  package static let stockNotEnough = "stock.notEnough"
   /// `screen.order.title`: the title of the order screen.
-  public static let orderScreenTitle = "screen.order.title"
+  package static let orderScreenTitle = "screen.order.title"
   /// `screen.stock.title`: the title of the stock screen.
-  public static let stockScreenTitle = "screen.stock.title"
+  package static let stockScreenTitle = "screen.stock.title"
   /// `button.close`: the close button.
-  public static let closeButton = "button.close"
+  package static let closeButton = "button.close"
   /// `button.editStock`: the button that opens the stock screen.
-  public static let editStockButton = "button.editStock"
+  package static let editStockButton = "button.editStock"
   /// `answer.yes`: yes to a question.
-  public static let yes = "answer.yes"
+  package static let yes = "answer.yes"
   /// `answer.no`: no to a question.
-  public static let no = "answer.no"
+  package static let no = "answer.no"
 
   /// Every message key above, the ones the program uses besides names.
-  public static let messages: [String] = [
+  package static let messages: [String] = [
     orderMade, orderMadeMany, orderOutOfStock, orderShortage, orderShortages, listSeparator,
     stockNotEnough, orderScreenTitle, stockScreenTitle, closeButton, editStockButton, yes, no,
   ]
@@ -47,7 +47,7 @@ public enum LocalizationKey {
   ///
   /// - Parameter id: The fruit's id.
   /// - Returns: The key.
-  public static func fruit(_ id: String) -> String {
+  package static func fruit(_ id: String) -> String {
     "fruit." + id
   }
 
@@ -55,7 +55,7 @@ public enum LocalizationKey {
   ///
   /// - Parameter id: The juice's id.
   /// - Returns: The key.
-  public static func juice(_ id: String) -> String {
+  package static func juice(_ id: String) -> String {
     "juice." + id
   }
 }
