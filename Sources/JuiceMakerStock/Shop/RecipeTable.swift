@@ -3,22 +3,22 @@ import JuiceMakerCatalog
 /// Every recipe of a catalog resolved to a store's level indices, laid out flat.
 ///
 /// Built once per `JuiceMaker` from the catalog and the store's public `fruits`, so
-/// an order reads a few integers instead of hashing fruit ids. The needs live in
-/// a buffer the table owns, handed to the storage as a buffer pointer, so the order
-/// path copies no reference-counted value.
+/// an order reads a few integers instead of hashing fruit ids. Everything an order
+/// reads lives in buffers the table owns, so the order path (a shop's, and the rush's)
+/// copies and retains no reference-counted value.
 @usableFromInline
 final class RecipeTable: Sendable {
   /// Where each juice's ingredients start in `needs`; one extra entry marks the end.
-  @usableFromInline let starts: [Int]
+  @usableFromInline nonisolated(unsafe) let starts: UnsafeMutableBufferPointer<Int>
   /// Each ingredient's level index and amount per juice, juice after juice.
   @usableFromInline nonisolated(unsafe) let needs: UnsafeMutableBufferPointer<StockNeed>
   /// The fruit of each ingredient, for reporting shortages.
   let fruits: [Fruit.ID]
   /// Whether the store holds every fruit of each juice; a juice that lacks one is
   /// always refused, on the journaled path.
-  @usableFromInline let complete: [Bool]
+  @usableFromInline nonisolated(unsafe) let complete: UnsafeMutableBufferPointer<Bool>
   /// The largest count of each juice that does not overflow `Int`.
-  @usableFromInline let maximumCounts: [Int]
+  @usableFromInline nonisolated(unsafe) let maximumCounts: UnsafeMutableBufferPointer<Int>
   /// The first need, as a pointer, for slicing without generic index arithmetic.
   @usableFromInline nonisolated(unsafe) let base: UnsafeMutablePointer<StockNeed>
   /// The serial number of the catalog the table was built from.
@@ -44,19 +44,31 @@ final class RecipeTable: Sendable {
       complete.append(held)
       maximumCounts.append(Int.max / largest)
     }
-    self.starts = starts
+    self.starts = Self.buffer(starts)
     let base = UnsafeMutablePointer<StockNeed>.allocate(capacity: max(1, needs.count))
     base.initialize(from: needs, count: needs.count)
     self.base = base
     self.needs = UnsafeMutableBufferPointer(start: base, count: max(1, needs.count))
     self.fruits = fruits
-    self.complete = complete
-    self.maximumCounts = maximumCounts
+    self.complete = Self.buffer(complete)
+    self.maximumCounts = Self.buffer(maximumCounts)
     self.catalogSerial = catalog.serial
   }
 
   deinit {
     needs.deallocate()
+    starts.deallocate()
+    complete.deallocate()
+    maximumCounts.deallocate()
+  }
+
+  /// A buffer holding a copy of `elements`, allocated for at least one element.
+  private static func buffer<Element>(_ elements: [Element]) -> UnsafeMutableBufferPointer<
+    Element
+  > {
+    let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: max(1, elements.count))
+    _ = buffer.initialize(from: elements)
+    return UnsafeMutableBufferPointer(rebasing: buffer[..<elements.count])
   }
 
   /// The needs of one juice.
