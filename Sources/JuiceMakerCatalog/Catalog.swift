@@ -23,7 +23,7 @@ public struct Catalog: Sendable {
   let packPaths: [String]
 
   let fruitIndices: [Fruit.ID: Int]
-  let juiceIndices: [Juice.ID: Int]
+  @usableFromInline let juiceIndices: [Juice.ID: Int]
   /// A number unique to this catalog in this process, so juices it hands out can be
   /// recognised and looked up by position.
   package let serial: Int
@@ -196,7 +196,8 @@ public struct Catalog: Sendable {
     return index
   }
 
-  /// The position of a juice id in `juices`.
+  /// The position of a juice id in `juices`: inlined into a shop's order by id.
+  @inlinable
   package func index(of id: Juice.ID) -> Int? {
     juiceIndices[id]
   }
