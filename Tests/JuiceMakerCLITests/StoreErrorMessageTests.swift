@@ -38,4 +38,37 @@ struct StoreErrorMessageTests {
         == "Request ID X2 was already used for another operation (order banana-juice ×1, by "
         + "downtown); nothing was done. Give a new request ID for a new operation.")
   }
+
+  @Test(
+    arguments: [
+      (StockStorageError.invalid(store: "s", cause: cause), ExitCode.dataError, "invalidStore"),
+      (.unavailable(store: "s", cause: cause), .ioError, "storeUnavailable"),
+      (.missing(store: "s", cause: cause), .dataError, "storeMissing"),
+      (.alreadyExists(store: "s", cause: cause), .dataError, "storeExists"),
+      (.replaced(store: "s", cause: cause), .ioError, "storeReplaced"),
+      (.outcomeUnknown(store: "s", id: "r-1", cause: cause), .ioError, "outcomeUnknown"),
+    ])
+  func everyStoreFailureKeepsItsCauseToTheExitCode(
+    failure: StockStorageError, exitCode: ExitCode, code: String
+  ) throws {
+    let strings = try StringCatalog(directory: Paths.localization)
+    let texts = Texts(localizer: strings.localizer(for: "en"))
+    // The same error from every layer above the storage.
+    for error in [
+      CLIError(failure), CLIError(FruitStoreError.storage(failure)),
+      CLIError(JuiceMakerError.storage(failure)),
+    ] {
+      #expect(error == .store(failure))
+      #expect(error.exitCode == exitCode)
+      #expect(error.code == code)
+      let message = error.message(texts)
+      if case .alreadyExists = failure {
+        #expect(message.contains("s"), "\(message)")
+      } else if case .missing = failure {
+        #expect(message.contains("juice-maker init --store s"), "\(message)")
+      } else {
+        #expect(message.contains("(08006)"), "\(message)")
+      }
+    }
+  }
 }

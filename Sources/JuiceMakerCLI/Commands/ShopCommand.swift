@@ -190,7 +190,11 @@ struct ShopCommand: Command {
       if let value = try attempt() { return value }
       guard clock.now < deadline else {
         throw session.failure.map(CLIError.init)
-          ?? .storeUnavailable(path: session.shop.store.location, detail: "")
+          ?? .store(
+            .unavailable(
+              store: session.shop.store.location,
+              cause: StorageFailure(
+                code: "", message: "it did not answer", purpose: "trying the request again")))
       }
     }
   }
@@ -333,7 +337,7 @@ struct ShopCommand: Command {
         }
       } catch {
         switch error {
-        case .storeUnavailable, .invalidStore: throw error
+        case .store: throw error
         case .unknownFruit(let name):
           context.errorOutput.write(
             texts.string("shop.stock.unknownFruit", .string(texts.shown(name))) + " " + stockHelp

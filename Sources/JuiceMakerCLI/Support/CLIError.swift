@@ -66,21 +66,10 @@ enum CLIError: Error, Equatable, Sendable {
   case unsupportedStore(String, source: String, reason: StoreAddressProblem)
   /// Standard output or standard error could not be written.
   case outputFailed(OutputFailure, changedStore: Bool)
-  /// The store file is not a valid store.
-  case invalidStore(path: String, detail: String)
-  /// The store file cannot be used now.
-  case storeUnavailable(path: String, detail: String)
-  /// No store is where the command looked (no file, an empty file, an empty
-  /// database), and only `init` creates one. Nothing was created.
-  case storeMissing(location: String, detail: String)
-  /// `init` found a store where it was to create one, and left it unchanged.
-  case storeExists(location: String)
-  /// The store's file, or its `-wal` or `-shm`, was removed, renamed or replaced while
-  /// this process had it open; nothing more is written through it.
-  case storeReplaced(path: String, detail: String)
-  /// The store was lost while the operation with request id `id` was being committed:
-  /// it may or may not have been kept. Sending it again with the same id tells.
-  case outcomeUnknown(path: String, id: RequestID, detail: String)
+  /// The store failed: the storage's own error, kept whole, with the engine's cause and
+  /// any request id, from which the exit code, the JSON code and the message are derived
+  /// here alone (`StockStorageError.exitCode`, `.commandCode`).
+  case store(StockStorageError)
   /// The request id was first used for another operation; nothing was done.
   case requestIDReused(RequestID, firstUse: StockOperation)
   /// A rush broke the conservation law.
@@ -96,9 +85,10 @@ enum CLIError: Error, Equatable, Sendable {
       error.problems.allSatisfy(\.isInputOutput) ? .ioError : .dataError
     case .invalidStrings(let error):
       error.problems.allSatisfy(\.isInputOutput) ? .ioError : .dataError
-    case .validationFailed, .invalidStore, .conservationBroken, .storeMissing, .storeExists:
+    case .store(let error): error.exitCode
+    case .validationFailed, .conservationBroken:
       .dataError
-    case .storeUnavailable, .storeReplaced, .outcomeUnknown, .outputFailed: .ioError
+    case .outputFailed: .ioError
     case .alreadyReported(let code): code
     default: .usage
     }
@@ -137,13 +127,8 @@ enum CLIError: Error, Equatable, Sendable {
     case .invalidPacks: "invalidPacks"
     case .invalidStrings: "invalidCatalog"
     case .validationFailed: "validationFailed"
-    case .invalidStore: "invalidStore"
-    case .storeUnavailable: "storeUnavailable"
-    case .storeMissing: "storeMissing"
-    case .storeExists: "storeExists"
-    case .storeReplaced: "storeReplaced"
-    case .outcomeUnknown: "outcomeUnknown"
     case .requestIDReused: "requestIDReused"
+    case .store(let error): error.commandCode
     case .conservationBroken: "conservationBroken"
     case .alreadyReported: "alreadyReported"
     }
@@ -228,21 +213,26 @@ enum CLIError: Error, Equatable, Sendable {
       return texts.shown(error.description)
     case .validationFailed(let errors):
       return l.string("error.validationFailed", .int(errors))
-    case .invalidStore(let path, let detail):
-      return l.string("error.invalidStore", s(path), s(detail))
-    case .storeUnavailable(let path, let detail):
-      return l.string("error.storeUnavailable", s(path), s(detail))
-    case .storeMissing(let location, let detail):
-      let command = s("juice-maker init --store " + ShellWord.quoted(location))
-      return PostgresStockStorage.isConnectionURI(location)
-        ? l.string("error.storeMissing.database", s(location), command)
-        : l.string("error.storeMissing.file", s(location), s(detail), command)
-    case .storeExists(let location):
-      return l.string("error.storeExists", s(location))
-    case .storeReplaced(let path, let detail):
-      return l.string("error.storeReplaced", s(path), s(detail))
-    case .outcomeUnknown(let path, let id, let detail):
-      return l.string("error.outcomeUnknown", s(path), s(id.rawValue), s(detail))
+    case .store(let error):
+      let cause = error.cause
+      let detail = cause.code.isEmpty ? cause.message : "\(cause.message) (\(cause.code))"
+      switch error {
+      case .invalid(let store, _):
+        return l.string("error.invalidStore", s(store), s(detail))
+      case .unavailable(let store, _):
+        return l.string("error.storeUnavailable", s(store), s(detail))
+      case .missing(let store, _):
+        let command = s("juice-maker init --store " + ShellWord.quoted(store))
+        return PostgresStockStorage.isConnectionURI(store)
+          ? l.string("error.storeMissing.database", s(store), command)
+          : l.string("error.storeMissing.file", s(store), s(detail), command)
+      case .alreadyExists(let store, _):
+        return l.string("error.storeExists", s(store))
+      case .replaced(let store, _):
+        return l.string("error.storeReplaced", s(store), s(detail))
+      case .outcomeUnknown(let store, let id, _):
+        return l.string("error.outcomeUnknown", s(store), s(id.rawValue), s(detail))
+      }
     case .requestIDReused(let id, let firstUse):
       let action = firstUse.action
       let subject = action.juice?.rawValue ?? action.fruit?.rawValue ?? ""
@@ -276,22 +266,7 @@ extension CLIError {
   /// existing one where `init` creates one exit 65, anything else 74. The message keeps
   /// the engine's words and code.
   init(_ error: StockStorageError) {
-    let cause = error.cause
-    let detail = cause.code.isEmpty ? cause.message : "\(cause.message) (\(cause.code))"
-    switch error {
-    case .invalid(let store, _):
-      self = .invalidStore(path: store, detail: detail)
-    case .unavailable(let store, _):
-      self = .storeUnavailable(path: store, detail: detail)
-    case .missing(let store, _):
-      self = .storeMissing(location: store, detail: detail)
-    case .alreadyExists(let store, _):
-      self = .storeExists(location: store)
-    case .outcomeUnknown(let store, let id, _):
-      self = .outcomeUnknown(path: store, id: id, detail: detail)
-    case .replaced(let store, _):
-      self = .storeReplaced(path: store, detail: detail)
-    }
+    self = .store(error)
   }
 
   /// The error a store's refusal or failure becomes.
@@ -314,14 +289,17 @@ extension CLIError {
   /// The error with every password of `address` replaced by `***` in what it quotes: a
   /// connection's error may quote the URI it was given.
   func scrubbed(by address: StoreAddress) -> CLIError {
-    switch self {
-    case .invalidStore(let path, let detail):
-      .invalidStore(path: address.scrub(path), detail: address.scrub(detail))
-    case .storeUnavailable(let path, let detail):
-      .storeUnavailable(path: address.scrub(path), detail: address.scrub(detail))
-    case .storeReplaced(let path, let detail):
-      .storeReplaced(path: address.scrub(path), detail: address.scrub(detail))
-    default: self
+    guard case .store(let error) = self else { return self }
+    let store = address.scrub(error.store)
+    var cause = error.cause
+    cause.message = address.scrub(cause.message)
+    return switch error {
+    case .invalid: .store(.invalid(store: store, cause: cause))
+    case .unavailable: .store(.unavailable(store: store, cause: cause))
+    case .missing: .store(.missing(store: store, cause: cause))
+    case .alreadyExists: .store(.alreadyExists(store: store, cause: cause))
+    case .replaced: .store(.replaced(store: store, cause: cause))
+    case .outcomeUnknown(_, let id, _): .store(.outcomeUnknown(store: store, id: id, cause: cause))
     }
   }
 }
@@ -352,6 +330,31 @@ extension LocalizationError {
     switch self {
     case .unreadableDirectory, .unreadableFile: true
     default: false
+    }
+  }
+}
+
+// MARK: - The store's errors at the command's edge
+
+extension StockStorageError {
+  /// The exit code of a store that failed: 65 for a store that is not what it should be
+  /// (damaged, missing, already there), 74 for one that cannot be used now.
+  var exitCode: ExitCode {
+    switch self {
+    case .invalid, .missing, .alreadyExists: .dataError
+    case .unavailable, .outcomeUnknown, .replaced: .ioError
+    }
+  }
+
+  /// The stable code `--json` gives the failure.
+  var commandCode: String {
+    switch self {
+    case .invalid: "invalidStore"
+    case .unavailable: "storeUnavailable"
+    case .missing: "storeMissing"
+    case .alreadyExists: "storeExists"
+    case .replaced: "storeReplaced"
+    case .outcomeUnknown: "outcomeUnknown"
     }
   }
 }
