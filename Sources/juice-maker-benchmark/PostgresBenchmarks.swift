@@ -171,7 +171,7 @@ struct PostgresBenchmarks {
       BEGIN;
       SELECT s.level AS level, (SELECT j.sequence FROM journal j WHERE j.request_id = 'pgbench-' || (:r)::text) AS seen FROM stock s WHERE s.id = ANY(ARRAY[:f]::bigint[]) ORDER BY s.fruit FOR UPDATE OF s \\gset
       \\set next :level - 1
-      WITH changed AS (UPDATE stock SET level = v.level FROM unnest(ARRAY[:f]::bigint[], ARRAY[:next]::bigint[]) AS v(id, level) WHERE stock.id = v.id) INSERT INTO journal (request_id, editor, action, subject, count, expected, outcome, detail, changes) VALUES ('pgbench-' || (:r)::text, 'pgbench', 'order', 'juice-1', 1, NULL, 'done', '{}'::jsonb, '[["fruit-1",1,0]]'::jsonb) RETURNING sequence, extract(epoch FROM time)::text;
+      WITH changed AS (UPDATE stock SET level = v.level FROM unnest(ARRAY[:f]::bigint[], ARRAY[:next]::bigint[]) AS v(id, level) WHERE stock.id = v.id) INSERT INTO journal (request_id, editor, action, subject, count, expected, outcome, actual, shortages, changes) VALUES ('pgbench-' || (:r)::text, 'pgbench', 'order', 'juice-1', 1, NULL, 'done', NULL, NULL, '[["fruit-1",1,0]]'::jsonb) RETURNING sequence, extract(epoch FROM time)::text;
       COMMIT;
       SELECT pg_notify('juice_maker_changes', '1');
 
