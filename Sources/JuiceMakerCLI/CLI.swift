@@ -81,7 +81,7 @@ public struct CLI {
       // Read before the rest is checked, so every message is in the user's language.
       let given =
         line.text(GlobalOptions.localization.spec)
-        ?? ((try? configuration.value(for: GlobalOptions.localization.spec)) ?? nil)
+        ?? (try? configuration.value(for: GlobalOptions.localization.spec)).flatMap { $0 }
       catalogFiles = try DataLayers.catalogs(given: given, configuration: configuration)
       strings = try DataLayers.loadStrings(catalogFiles)
     } catch {

@@ -41,12 +41,15 @@ struct StoreErrorMessageTests {
 
   @Test(
     arguments: [
-      (StockStorageError.invalid(store: "s", cause: cause), ExitCode.dataError, "invalidStore"),
-      (.unavailable(store: "s", cause: cause), .ioError, "storeUnavailable"),
-      (.missing(store: "s", cause: cause), .dataError, "storeMissing"),
-      (.alreadyExists(store: "s", cause: cause), .dataError, "storeExists"),
-      (.replaced(store: "s", cause: cause), .ioError, "storeReplaced"),
-      (.outcomeUnknown(store: "s", id: "r-1", cause: cause), .ioError, "outcomeUnknown"),
+      (
+        StockStorageError.invalid(store: "juice-store", cause: cause), ExitCode.dataError,
+        "invalidStore"
+      ),
+      (.unavailable(store: "juice-store", cause: cause), .ioError, "storeUnavailable"),
+      (.missing(store: "juice-store", cause: cause), .dataError, "storeMissing"),
+      (.alreadyExists(store: "juice-store", cause: cause), .dataError, "storeExists"),
+      (.replaced(store: "juice-store", cause: cause), .ioError, "storeReplaced"),
+      (.outcomeUnknown(store: "juice-store", id: "r-1", cause: cause), .ioError, "outcomeUnknown"),
     ])
   func everyStoreFailureKeepsItsCauseToTheExitCode(
     failure: StockStorageError, exitCode: ExitCode, code: String
@@ -62,11 +65,12 @@ struct StoreErrorMessageTests {
       #expect(error.exitCode == exitCode)
       #expect(error.code == code)
       let message = error.message(texts)
-      if case .alreadyExists = failure {
-        #expect(message.contains("s"), "\(message)")
-      } else if case .missing = failure {
-        #expect(message.contains("juice-maker init --store s"), "\(message)")
-      } else {
+      #expect(message.contains("juice-store"), "\(message)")
+      switch failure {
+      case .alreadyExists: break
+      case .missing:
+        #expect(message.contains("juice-maker init --store juice-store"), "\(message)")
+      default:
         #expect(message.contains("(08006)"), "\(message)")
       }
     }

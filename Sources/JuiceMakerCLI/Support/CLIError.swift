@@ -236,7 +236,9 @@ enum CLIError: Error, Equatable, Sendable {
     case .requestIDReused(let id, let firstUse):
       let action = firstUse.action
       let subject = action.juice?.rawValue ?? action.fruit?.rawValue ?? ""
-      let amount = action.name == "set" ? "\(action.count)" : "×\(action.count)"
+      // A set's count is the level set, not a quantity.
+      let isSet = if case .set = action { true } else { false }
+      let amount = isSet ? "\(action.count)" : "×\(action.count)"
       return l.string(
         "error.requestIDReused", s(id.rawValue), s("\(action.name) \(subject) \(amount)"),
         s(firstUse.editor))

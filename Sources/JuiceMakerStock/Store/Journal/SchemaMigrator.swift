@@ -36,9 +36,8 @@ package struct SchemaMigrator: Sendable {
   /// - Precondition: The steps are numbered 1, 2, 3, … in order.
   package init(_ migrations: [Migration]) {
     precondition(
-      migrations.map(\.version)
-        == Array(1...max(1, migrations.count)).prefix(migrations.count)
-        .map { $0 }, "migration steps are numbered 1, 2, 3, … in order")
+      migrations.map(\.version) == Array(1..<migrations.count + 1),
+      "migration steps are numbered 1, 2, 3, … in order")
     self.migrations = migrations
   }
 
