@@ -41,11 +41,18 @@ let package = Package(
       providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
     ),
     .target(name: "JuiceMakerPostgres", dependencies: ["JuiceMakerKit", "CLibPQ"]),
+    .systemLibrary(
+      name: "CMicroHTTPD",
+      pkgConfig: "libmicrohttpd",
+      providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
+    ),
+    // An HTTP/1.1 server over libmicrohttpd: requests in, responses and event streams out.
+    .target(name: "JuiceMakerHTTP", dependencies: ["CMicroHTTPD"]),
     // A throwaway PostgreSQL server in a temporary directory, for the tests and the benchmark.
     .target(name: "TemporaryPostgres"),
     .target(
       name: "JuiceMakerCLI",
-      dependencies: ["JuiceMakerKit", "JuiceMakerSQLite", "JuiceMakerPostgres"],
+      dependencies: ["JuiceMakerKit", "JuiceMakerSQLite", "JuiceMakerPostgres", "JuiceMakerHTTP"],
       plugins: ["EmbedData"]),
     // Compiles Recipes/ and Localization/ into JuiceMakerCLI, so the binary needs no files.
     .plugin(
