@@ -65,7 +65,7 @@ extension HTTPTests {
       #expect(entry["juice"] == "kiwi-juice")
       #expect(entry["count"] == 1)
       #expect(entry["outcome"] == "done")
-      #expect(entry["changes"] == [["fruit": "kiwi", "name": "kiwi", "before": 10, "after": 7]])
+      #expect(withoutNames(entry["changes"]) == [["fruit": "kiwi", "before": 10, "after": 7]])
       #expect(entry["text"]?.string?.hasPrefix("airport: ") == true, "\(entry)")
       #expect(entry["time"]?.string?.hasSuffix("Z") == true, "\(entry)")
     }
@@ -85,7 +85,7 @@ extension HTTPTests {
         "\(refused)")
       let added = try #require(try await stream.nextEvent(timeout: Self.arrival)).json()
       #expect(added["action"] == "add" && added["fruit"] == "kiwi" && added["count"] == 3)
-      #expect(added["changes"] == [["fruit": "kiwi", "name": "kiwi", "before": 10, "after": 13]])
+      #expect(withoutNames(added["changes"]) == [["fruit": "kiwi", "before": 10, "after": 13]])
       let conflict = try #require(try await stream.nextEvent(timeout: Self.arrival)).json()
       #expect(conflict["action"] == "set" && conflict["outcome"] == "conflict", "\(conflict)")
       #expect(conflict["expected"] == 5)

@@ -76,11 +76,19 @@ extension HTTPTests {
       #expect(try await sandbox.history().isEmpty)
     }
 
-    @Test(arguments: ["/api/v1/nope", "/api/v2/menu", "/api/v1/menu/extra", "/nothing-here"])
+    @Test(arguments: ["/api/v1/nope", "/api/v2/menu", "/api/v1/menu/extra", "/api/v1/stock/kiwi/x"])
     func anUnknownPathIsNotFound(path: String) async throws {
       let sandbox = try Sandbox()
       let server = try await ServeProcess(in: sandbox)
       try expectProblem(try await server.client().get(path), status: 404, code: "notFound")
+    }
+
+    @Test func anUnknownPathOutsideTheAPIIsNotFoundAndNotSniffed() async throws {
+      let sandbox = try Sandbox()
+      let server = try await ServeProcess(in: sandbox)
+      let response = try await server.client().get("/nothing-here")
+      #expect(response.status == 404, "\(response)")
+      #expect(response.header("X-Content-Type-Options") == "nosniff", "\(response)")
     }
 
     @Test(arguments: [
