@@ -169,9 +169,17 @@ extension HTTPTests {
         let event = try #require(try await stream.nextEvent(timeout: Self.arrival))
         #expect(try event.json()["juice"] == "banana-juice")
       }
-      streams[0].close()
-      try await Task.sleep(for: .milliseconds(500))
-      let after = try await server.client().get("/metrics").text
+      // A stream whose client is gone stops counting once the server writes to it: at the
+      // next entry or heartbeat (every 15 s) at the latest.
+      streams[0].connection.reset()
+      var after = ""
+      let deadline = ContinuousClock.now + .seconds(20)
+      while ContinuousClock.now < deadline {
+        _ = try await server.client().order("kiwi-juice")
+        after = try await server.client().get("/metrics").text
+        if after.split(separator: "\n").contains("juice_maker_event_streams 1") { break }
+        try await Task.sleep(for: .seconds(1))
+      }
       #expect(after.split(separator: "\n").contains("juice_maker_event_streams 1"), "\(after)")
     }
 
