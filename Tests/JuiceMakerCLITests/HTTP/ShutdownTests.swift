@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -56,40 +57,49 @@ extension HTTPTests {
       await sandbox.setStock(["strawberry": 200, "banana": 200, "kiwi": 200, "mango": 200])
       let entriesBefore = try await sandbox.history().count
       let server = try await ServeProcess(in: sandbox)
-      let client = server.client()
+      let port = server.port
       let juices = [
         "banana-juice", "kiwi-juice", "mango-juice", "strawberry-banana-juice", "mango-kiwi-juice",
       ]
       let fruits = ["strawberry", "banana", "pineapple", "kiwi", "mango"]
-      let load = Task {
-        await withTaskGroup(of: Void.self) { group in
-          for worker in 0..<6 {
-            group.addTask {
-              var random = SeededRandom(seed: UInt64(worker + 1))
-              for step in 0..<10_000 {
-                if Task.isCancelled { return }
-                let fruit = fruits[Int(random.next() % 5)]
-                switch random.next() % 4 {
-                case 0:
-                  _ = try? await client.post(
-                    "/api/v1/stock/\(fruit)", json: ["add": .integer(Int(random.next() % 5) + 1)])
-                case 1:
-                  _ = try? await client.post(
-                    "/api/v1/stock/\(fruit)", json: ["remove": .integer(Int(random.next() % 3) + 1)]
-                  )
-                default:
-                  _ = try? await client.order(
-                    juices[Int(random.next() % 5)], key: "load-\(worker)-\(step)")
-                }
+      let stopped = Flag()
+      // Six clients on threads of their own, each request on a new connection with a
+      // deadline, until the server is gone.
+      let clients = (0..<6).map { worker in
+        Task {
+          try? await onOwnThread {
+            var random = SeededRandom(seed: UInt64(worker + 1))
+            var step = 0
+            while !stopped.isSet {
+              step += 1
+              let fruit = fruits[Int(random.next() % 5)]
+              let (path, body): (String, String)
+              switch random.next() % 4 {
+              case 0:
+                (path, body) = ("/api/v1/stock/\(fruit)", #"{"add":\#(random.next() % 5 + 1)}"#)
+              case 1:
+                (path, body) = ("/api/v1/stock/\(fruit)", #"{"remove":\#(random.next() % 3 + 1)}"#)
+              default:
+                (path, body) = (
+                  "/api/v1/orders", #"{"juice":"\#(juices[Int(random.next() % 5)])"}"#
+                )
               }
+              guard let connection = try? RawHTTPConnection(port: port) else { return }
+              _ = try? connection.sendRequest(
+                "POST", path,
+                headers: [
+                  ("Content-Type", "application/json"),
+                  ("Idempotency-Key", "load-\(worker)-\(step)"),
+                ], body: Array(body.utf8))
+              _ = try? connection.readResponse(timeout: .seconds(5))
             }
           }
         }
       }
       try await Task.sleep(for: .seconds(2))
       try await server.kill()
-      load.cancel()
-      await load.value
+      stopped.set()
+      for client in clients { await client.value }
 
       let stock = try await sandbox.stock()
       let history = try await sandbox.history()
@@ -112,6 +122,17 @@ extension HTTPTests {
         #expect(fruit["level"]?.int == stock[id], "\(id)")
       }
     }
+  }
+}
+
+/// A flag set once, read from many threads.
+final class Flag: Sendable {
+  private let value = Atomic(false)
+
+  var isSet: Bool { value.load(ordering: .acquiring) }
+
+  func set() {
+    value.store(true, ordering: .releasing)
   }
 }
 
