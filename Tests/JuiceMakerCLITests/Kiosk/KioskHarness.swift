@@ -239,9 +239,11 @@ final class KioskHarness {
         if (!e.textContent.trim() || e.getClientRects().length === 0) continue;
         const style = getComputedStyle(e);
         if (style.display === 'inline' || style.display === 'contents') continue;
-        if (e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1
-            && style.overflowY !== 'auto' && style.overflowY !== 'scroll'
-            && e.tagName !== 'DIALOG' && e.tagName !== 'BODY' && e.tagName !== 'HTML') {
+        // Wider than its box: spilled or clipped sideways. Taller than a box that hides
+        // what overflows: clipped.
+        const clips = style.overflowY === 'hidden' || style.overflowY === 'clip';
+        if (e.scrollWidth > e.clientWidth + 1 || clips && e.scrollHeight > e.clientHeight + 1
+            || style.textOverflow === 'ellipsis' && e.scrollWidth > e.clientWidth) {
           cut.push(e.tagName + '.' + e.className + ' "' + e.textContent.trim().slice(0, 30) + '" '
             + e.scrollWidth + '>' + e.clientWidth);
         }
@@ -266,7 +268,12 @@ final class KioskHarness {
     var checked = 0
     for control in controls {
       let visible = try await browser.evaluate(
-        "return arguments[0].getClientRects().length > 0 && !arguments[0].closest('[inert]');",
+        """
+        const e = arguments[0];
+        const modal = [...document.querySelectorAll('dialog:modal')].pop();
+        return e.getClientRects().length > 0 && !e.closest('[inert]')
+          && (!modal || modal.contains(e));
+        """,
         [["element-6066-11e4-a52e-4f735466cecf": control.id]], as: Bool.self)
       guard visible else { continue }
       checked += 1

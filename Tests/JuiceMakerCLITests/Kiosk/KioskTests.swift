@@ -220,10 +220,12 @@ struct KioskTests {
   @Test(arguments: ["ko", "en"])
   func phoneWidth(_ language: String) async throws {
     try await KioskHarness.run(width: 360, height: 740) { kiosk in
-      try await kiosk.open(language: language)
       let browser = kiosk.browser
-      #expect(try await browser.evaluate("return window.innerWidth;", as: Int.self) <= 360)
+      try await browser.emulateScreen(width: 360, height: 740)
+      try await kiosk.open(language: language)
+      #expect(try await browser.evaluate("return window.innerWidth;", as: Int.self) == 360)
       try await kiosk.expectFitsWidth("order screen")
+      if language == "ko" { try await kiosk.screenshot("kiosk-phone-ko") }
       await kiosk.sandbox.setStock(["strawberry": 0])
       #expect(try await kiosk.waitForLevel("strawberry", 0))
       try await browser.click(try await kiosk.orderButton("strawberry-banana-juice"))
@@ -233,8 +235,14 @@ struct KioskTests {
       try await browser.wait { try await kiosk.openDialogs() == ["stock-screen"] }
       try await kiosk.expectFitsWidth("stock screen")
       for width in [600, 800, 1280] {
-        try await browser.resize(width: width, height: 800)
+        try await browser.emulateScreen(width: width, height: 800, mobile: false)
+        #expect(try await browser.evaluate("return window.innerWidth;", as: Int.self) == width)
         try await kiosk.expectFitsWidth("stock screen at \(width) px")
+      }
+      try await browser.click(try await browser.element("#close-stock"))
+      for width in [360, 600, 800, 1280] {
+        try await browser.emulateScreen(width: width, height: 800, mobile: width < 600)
+        try await kiosk.expectFitsWidth("order screen at \(width) px")
       }
     }
   }

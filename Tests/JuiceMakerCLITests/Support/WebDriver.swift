@@ -1,12 +1,20 @@
 import Foundation
 import Testing
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// A headless Chromium driven through the W3C WebDriver protocol: a `chromedriver` of the
-/// test's own on a free port, and one browser session, over `URLSession`.
+/// test's own on a free port, and one browser session, over HTTP/1.1 on the loopback.
+///
+/// Not over `URLSession`: on Linux, FoundationNetworking refuses a response header with no
+/// space after its colon (swift-corelibs-foundation#5527, fixed after Swift 6.3), and
+/// `chromedriver` writes every header that way (`Content-Length:250`). A WebDriver
+/// exchange is one JSON request and one JSON response with a `Content-Length`, which a
+/// few lines over a socket do on every platform.
 ///
 /// Only what the kiosk tests use: open a page, find elements by CSS selector, click, type,
 /// press keys, read text and properties, run a script, resize the window, take a
@@ -97,7 +105,7 @@ final class WebDriver: Sendable {
       }
     }
     guard let port else {
-      if driver.isRunning { driver.terminate() }
+      if driver.isRunning { kill(driver.processIdentifier, SIGKILL) }
       throw Failure(
         command: "chromedriver", status: 0, error: "did not start",
         message: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
@@ -127,20 +135,26 @@ final class WebDriver: Sendable {
       let reply = try #require(value as? [String: Any])
       session = try #require(reply["sessionId"] as? String)
     } catch {
-      driver.terminate()
+      kill(driver.processIdentifier, SIGKILL)
       throw error
     }
   }
 
   deinit {
-    if driver.isRunning { driver.terminate() }
+    if driver.isRunning { kill(driver.processIdentifier, SIGKILL) }
     try? FileManager.default.removeItem(at: profile)
   }
 
-  /// Ends the browser session and `chromedriver`.
+  /// Ends the browser session and `chromedriver`, which ignores SIGTERM: it is asked to
+  /// shut down, and killed if it has not within 5 s.
   func quit() async {
     _ = try? await command("DELETE", "")
-    if driver.isRunning { driver.terminate() }
+    _ = try? await Self.send("GET", base.appending(path: "shutdown"), nil)
+    let deadline = ContinuousClock.now + .seconds(5)
+    while driver.isRunning, ContinuousClock.now < deadline {
+      try? await Task.sleep(for: .milliseconds(20))
+    }
+    if driver.isRunning { kill(driver.processIdentifier, SIGKILL) }
     driver.waitUntilExit()
   }
 
@@ -149,15 +163,17 @@ final class WebDriver: Sendable {
   private static func send(_ method: String, _ url: URL, _ body: [String: Any]?) async throws
     -> Any?
   {
-    var request = URLRequest(url: url, timeoutInterval: 60)
-    request.httpMethod = method
-    if let body {
-      request.httpBody = try JSONSerialization.data(withJSONObject: body)
-      request.setValue("application/json; charset=utf-8", forHTTPHeaderField: "Content-Type")
+    let port = try #require(url.port)
+    let data = try body.map { try JSONSerialization.data(withJSONObject: $0) }
+    let (status, reply) = try await withCheckedThrowingContinuation { continuation in
+      // Blocking socket calls, off Swift's cooperative pool.
+      DispatchQueue.global().async {
+        continuation.resume(
+          with: Result { try LoopbackHTTP.exchange(method, port: port, path: url.path, body: data) }
+        )
+      }
     }
-    let (data, response) = try await URLSession.shared.data(for: request)
-    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-    let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+    let object = try? JSONSerialization.jsonObject(with: reply, options: [.fragmentsAllowed])
     let value = (object as? [String: Any])?["value"]
     guard (200..<300).contains(status) else {
       let error = value as? [String: Any]
@@ -276,6 +292,20 @@ final class WebDriver: Sendable {
     _ = try await command("POST", "/window/rect", ["width": width, "height": height])
   }
 
+  /// Makes the page's viewport `width` × `height` CSS pixels, as a phone or tablet of that
+  /// size shows it, through Chromium's DevTools protocol: a headless window has a minimum
+  /// width wider than a phone.
+  func emulateScreen(width: Int, height: Int, mobile: Bool = true) async throws {
+    _ = try await command(
+      "POST", "/goog/cdp/execute",
+      [
+        "cmd": "Emulation.setDeviceMetricsOverride",
+        "params": [
+          "width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile,
+        ] as [String: Any],
+      ])
+  }
+
   /// A PNG of the viewport.
   func screenshot() async throws -> Data {
     let text = try #require(try await command("GET", "/screenshot") as? String)
@@ -295,5 +325,83 @@ final class WebDriver: Sendable {
       try await Task.sleep(for: .milliseconds(50))
     }
     return try await condition()
+  }
+}
+
+/// One HTTP/1.1 request and its response over a loopback TCP connection, blocking.
+private enum LoopbackHTTP {
+  struct Failure: Error, CustomStringConvertible {
+    let description: String
+  }
+
+  /// Sends a request with an optional JSON body to `127.0.0.1:port`.
+  ///
+  /// - Returns: The status code and the body.
+  static func exchange(_ method: String, port: Int, path: String, body: Data?) throws -> (
+    Int, Data
+  ) {
+    #if canImport(Glibc)
+      let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+      let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    guard descriptor >= 0 else { throw Failure(description: "socket: errno \(errno)") }
+    defer { close(descriptor) }
+    var timeout = timeval(tv_sec: 120, tv_usec: 0)
+    setsockopt(
+      descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard connected == 0 else { throw Failure(description: "connect: errno \(errno)") }
+    var request = Data(
+      ("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        + "Content-Type: application/json; charset=utf-8\r\n"
+        + "Content-Length: \(body?.count ?? 0)\r\n\r\n").utf8)
+    request.append(body ?? Data())
+    var sent = 0
+    while sent < request.count {
+      let count = request.withUnsafeBytes { bytes in
+        bytes.baseAddress.map { write(descriptor, $0 + sent, bytes.count - sent) } ?? -1
+      }
+      guard count > 0 else { throw Failure(description: "write: errno \(errno)") }
+      sent += count
+    }
+    var response = Data()
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    var headerEnd: Int?
+    var length: Int?
+    while true {
+      if let headerEnd, let length, response.count - headerEnd >= length { break }
+      let count = read(descriptor, &buffer, buffer.count)
+      if count == 0 { break }
+      guard count > 0 else { throw Failure(description: "read: errno \(errno)") }
+      response.append(contentsOf: buffer[..<count])
+      if headerEnd == nil, let range = response.range(of: Data("\r\n\r\n".utf8)) {
+        headerEnd = range.upperBound
+        let head = String(decoding: response[..<range.lowerBound], as: UTF8.self)
+        for line in head.split(separator: "\r\n").dropFirst() {
+          let parts = line.split(separator: ":", maxSplits: 1)
+          if parts.count == 2, parts[0].lowercased() == "content-length" {
+            length = Int(parts[1].trimmingCharacters(in: .whitespaces))
+          }
+        }
+      }
+    }
+    guard let headerEnd else { throw Failure(description: "no response header") }
+    let statusLine = String(decoding: response.prefix(while: { $0 != 13 }), as: UTF8.self)
+    let fields = statusLine.split(separator: " ")
+    guard fields.count >= 2, let status = Int(fields[1]) else {
+      throw Failure(description: "bad status line: \(statusLine)")
+    }
+    var body = response[headerEnd...]
+    if let length { body = body.prefix(length) }
+    return (status, Data(body))
   }
 }
