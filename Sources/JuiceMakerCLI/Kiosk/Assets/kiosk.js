@@ -283,7 +283,7 @@ async function order(juice, button) {
   } else if (response.body && response.body.code === "outOfStock") {
     const shortages = response.body.shortages || [];
     state.shortFruit = shortages.length ? shortages[0].fruit : null;
-    $("refused-detail").textContent = response.body.detail || "";
+    $("refused-detail").textContent = failure(response);
     openDialog($("refused-dialog"), $("refused-yes"), button);
   } else if (response.status !== 401) {
     notice(failure(response));
@@ -322,7 +322,8 @@ async function sendStep(id, delta) {
     for (const row of document.querySelectorAll(`.stepper[data-fruit="${CSS.escape(id)}"]`)) {
       flash(row, "stale");
     }
-    notice(word("kiosk.stale"), response.body.detail, "stale");
+    // The API's detail names the fruit and both levels; the catalog's word when it has none.
+    notice(response.body.detail || word("kiosk.stale"), null, "stale");
   } else if (response.status !== 401) {
     notice(failure(response));
   }
