@@ -69,17 +69,19 @@ final class KioskHarness {
   ///   - height: The browser window's height.
   ///   - serverArguments: More arguments of `serve`, made in the sandbox before the server
   ///     starts, such as `--token-file` with a file it writes.
+  ///   - tls: Whether the server has a self-signed certificate the browser accepts.
   static func run(
-    width: Int = 1024, height: Int = 768,
+    width: Int = 1024, height: Int = 768, tls: Bool = false,
     serverArguments: (Sandbox) throws -> [String] = { _ in [] },
     _ body: (KioskHarness) async throws -> Void
   ) async throws {
     let sandbox = try Sandbox()
-    let arguments = try serverArguments(sandbox)
+    var arguments = try serverArguments(sandbox)
+    if tls { arguments += try certificate(in: sandbox) }
     let server = try await KioskServer(in: sandbox, arguments: arguments)
     let browser: WebDriver
     do {
-      browser = try await WebDriver(width: width, height: height)
+      browser = try await WebDriver(width: width, height: height, acceptingAnyCertificate: tls)
     } catch {
       try await server.stop()
       throw error
@@ -93,6 +95,26 @@ final class KioskHarness {
       throw error
     }
     await harness.finish()
+  }
+
+  /// Makes a self-signed certificate for 127.0.0.1 with `openssl`.
+  ///
+  /// - Returns: The `--tls-cert` and `--tls-key` arguments.
+  private static func certificate(in sandbox: Sandbox) throws -> [String] {
+    let openssl = try #require(WebDriver.executable("openssl"), "openssl is not installed")
+    let (certificate, key) = (sandbox.path("cert.pem"), sandbox.path("key.pem"))
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: openssl)
+    process.arguments = [
+      "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+      "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate,
+    ]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    try #require(process.terminationStatus == 0, "openssl req failed")
+    return ["--tls-cert", certificate, "--tls-key", key]
   }
 
   private func finish() async {

@@ -331,11 +331,13 @@ struct KioskTests {
     }
   }
 
-  /// With a token file, the page asks for the token, exchanges it for an HttpOnly session
-  /// cookie, and keeps the token nowhere.
-  @Test func signInWithAToken() async throws {
+  /// With a token file, the page asks for the token, exchanges it for a session cookie
+  /// (`HttpOnly`, `SameSite=Strict`, and `Secure` under TLS), and keeps the token nowhere.
+  @Test(arguments: [false, true])
+  func signInWithAToken(tls: Bool) async throws {
     let token = "kiosk-test-token-0123456789"
     try await KioskHarness.run(
+      tls: tls,
       serverArguments: { sandbox in
         let path = sandbox.path("tokens")
         try Data("\(token) counter staff\n".utf8).write(to: URL(fileURLWithPath: path))
@@ -375,6 +377,12 @@ struct KioskTests {
           field: document.getElementById('sign-in-token').value };
         """, as: Kept.self)
       #expect(!kept.cookie.contains("juice_session"), "the session cookie is not HttpOnly")
+      let cookies = try await browser.cookies(for: kiosk.server.origin)
+      let session = try #require(cookies.first { $0.name == "juice_session" })
+      #expect(session.httpOnly)
+      #expect(session.sameSite == "Strict")
+      #expect(session.secure == tls)
+      #expect(kiosk.server.origin.scheme == (tls ? "https" : "http"))
       #expect(!kept.storage.contains(token) && kept.field.isEmpty)
       try await browser.click(try await kiosk.orderButton("banana-juice"))
       try await browser.wait { try await kiosk.openDialogs() == ["made-dialog"] }

@@ -78,7 +78,9 @@ final class WebDriver: Sendable {
   /// - Parameters:
   ///   - width: The window's width in CSS pixels.
   ///   - height: The window's height in CSS pixels.
-  init(width: Int = 1280, height: Int = 900) async throws {
+  ///   - acceptingAnyCertificate: Whether the browser accepts a server's self-signed
+  ///     certificate, for a test server with TLS.
+  init(width: Int = 1280, height: Int = 900, acceptingAnyCertificate: Bool = false) async throws {
     let chromedriver = try #require(
       Self.chromedriver, "chromedriver is not installed (Debian: chromium-driver)")
     let chromium = try #require(Self.chromium, "chromium is not installed")
@@ -119,6 +121,7 @@ final class WebDriver: Sendable {
       "capabilities": [
         "alwaysMatch": [
           "browserName": "chrome",
+          "acceptInsecureCerts": acceptingAnyCertificate,
           "goog:chromeOptions": [
             "binary": chromium,
             "args": [
@@ -292,18 +295,42 @@ final class WebDriver: Sendable {
     _ = try await command("POST", "/window/rect", ["width": width, "height": height])
   }
 
+  /// Sends a command of Chromium's DevTools protocol and decodes its result.
+  func devTools<Value: Decodable>(
+    _ method: String, _ parameters: [String: Any] = [:], as type: Value.Type = Value.self
+  ) async throws -> Value {
+    let value = try await command(
+      "POST", "/goog/cdp/execute", ["cmd": method, "params": parameters])
+    let data = try JSONSerialization.data(
+      withJSONObject: value ?? [String: Any](), options: [.fragmentsAllowed])
+    return try JSONDecoder().decode(Value.self, from: data)
+  }
+
+  /// A cookie as the browser keeps it, with the attributes a page cannot read.
+  struct Cookie: Decodable, Sendable {
+    let name: String
+    let httpOnly: Bool
+    let secure: Bool
+    let sameSite: String?
+  }
+
+  /// The cookies the browser would send to `url`.
+  func cookies(for url: URL) async throws -> [Cookie] {
+    struct Reply: Decodable { let cookies: [Cookie] }
+    return try await devTools(
+      "Network.getCookies", ["urls": [url.absoluteString]], as: Reply.self
+    ).cookies
+  }
+
   /// Makes the page's viewport `width` × `height` CSS pixels, as a phone or tablet of that
   /// size shows it, through Chromium's DevTools protocol: a headless window has a minimum
   /// width wider than a phone.
   func emulateScreen(width: Int, height: Int, mobile: Bool = true) async throws {
-    _ = try await command(
-      "POST", "/goog/cdp/execute",
-      [
-        "cmd": "Emulation.setDeviceMetricsOverride",
-        "params": [
-          "width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile,
-        ] as [String: Any],
-      ])
+    struct Empty: Decodable {}
+    _ = try await devTools(
+      "Emulation.setDeviceMetricsOverride",
+      ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile],
+      as: Empty.self)
   }
 
   /// A PNG of the viewport.
