@@ -323,7 +323,7 @@ async function sendStep(id, delta) {
       flash(row, "stale");
     }
     // The API's detail names the fruit and both levels; the catalog's word when it has none.
-    notice(response.body.detail || word("kiosk.stale"), null, "stale");
+    notice(response.body.detail || word("kiosk.stale"), "stale");
   } else if (response.status !== 401) {
     notice(failure(response));
   }
@@ -363,19 +363,13 @@ function openStock(fruit, opener) {
 // MARK: - Notices
 
 /** Shows a short notice on the screen in front, for a few seconds. */
-function notice(text, detail, kind) {
+function notice(text, kind) {
   if (!text) return;
   const hosts = document.querySelectorAll("dialog.screen[open] .notices");
   const host = hosts.length ? hosts[hosts.length - 1] : document.querySelector("#order-screen .notices");
   const item = document.createElement("p");
   item.className = "notice" + (kind ? " " + kind : "");
   item.textContent = text;
-  if (detail) {
-    const more = document.createElement("span");
-    more.className = "detail";
-    more.textContent = detail;
-    item.append(" ", more);
-  }
   host.append(item);
   while (host.children.length > 3) host.firstElementChild.remove();
   setTimeout(() => item.remove(), 6000);
@@ -447,8 +441,9 @@ function receive(entry) {
   for (const change of entry.changes || []) {
     updateLevel(change.fruit, change.after, entry.sequence);
   }
-  if (state.ownKeys.has(entry.requestId)) return;
-  notice(entry.text, null, "other");
+  // The page's own change: its answer has shown it already. Each key is journaled once.
+  if (state.ownKeys.delete(entry.requestId)) return;
+  notice(entry.text, "other");
 }
 
 // MARK: - Sign-in
