@@ -44,7 +44,8 @@ final class KioskServer: Sendable {
     process.standardError = try FileHandle(forWritingTo: errorFile)
     try process.run()
     var line: String?
-    let deadline = ContinuousClock.now + .seconds(30)
+    // As long as any run of the binary may take: the whole suite keeps the machine busy.
+    let deadline = ContinuousClock.now + Sandbox.timeout
     while line == nil, ContinuousClock.now < deadline, process.isRunning {
       let text = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
       if let end = text.firstIndex(of: "\n") {
@@ -54,9 +55,15 @@ final class KioskServer: Sendable {
       }
     }
     guard let line, let url = URL(string: line), let port = url.port else {
-      if process.isRunning { process.terminate() }
+      let running = process.isRunning
+      if running { process.terminate() }
       let error = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
-      Issue.record("juice-maker serve did not print its origin: \(error)")
+      let output = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
+      Issue.record(
+        """
+        juice-maker serve \(running ? "printed no origin line in \(Sandbox.timeout)" : "ended") \
+        (stdout: \(output.debugDescription), stderr: \(error.debugDescription))
+        """)
       throw CancellationError()
     }
     origin = url
