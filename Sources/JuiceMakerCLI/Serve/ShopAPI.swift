@@ -71,7 +71,22 @@ final class ShopAPI: Sendable {
         routeName = route.path
         reply = try answer(route, parameter: parameter, request, query, texts)
       case .wrongMethod(let allowed):
-        throw .methodNotAllowed(method: request.method, allowed: allowed)
+        guard request.method == "OPTIONS", let origin = request.header("origin"),
+          access.allowedOrigins.contains(origin)
+        else {
+          throw .methodNotAllowed(method: request.method, allowed: allowed)
+        }
+        // A CORS preflight from an allowed origin.
+        reply = .response(
+          HTTPResponse(
+            status: 204,
+            headers: [
+              HTTPHeader("Access-Control-Allow-Methods", allowed.joined(separator: ", ")),
+              HTTPHeader(
+                "Access-Control-Allow-Headers",
+                "Authorization, Content-Type, Idempotency-Key, Last-Event-ID"),
+              HTTPHeader("Access-Control-Max-Age", "600"),
+            ]))
       case .none:
         if request.method == "GET" || request.method == "HEAD",
           let asset = KioskAssets.asset(at: path)
@@ -140,7 +155,7 @@ final class ShopAPI: Sendable {
     case .stock: return try .response(json(200, stock(texts)))
     case .order: return try .response(order(request, texts))
     case .editStock:
-      return try .response(editStock(Query.decode(parameter ?? ""), request, texts))
+      return try .response(editStock(Query.decodeSegment(parameter ?? ""), request, texts))
     case .history: return try .response(json(200, history(query, texts)))
     case .events: return try events(request, query, texts)
     case .strings: return .response(json(200, words(texts)))
