@@ -107,7 +107,7 @@ extension HTTPTests {
       #expect(try missed.map { try $0?.json()["juice"] } == ["kiwi-juice", "mango-juice"])
       let live = try #require(try await stream.nextBlock())
       #expect(live.event == "live", "\(stream.received)")
-      #expect(try live.json() == ["sequence": 3])
+      #expect(try live.json() == ["sequence": 3], "\(stream.received)")
       _ = try await sandbox.run(["order", "pineapple-juice"])
       let new = try #require(try await stream.nextEvent(timeout: Self.arrival))
       #expect(new.id == "4")

@@ -270,8 +270,15 @@ extension HTTPTests {
       #expect(page.mediaType == "text/html", "\(page)")
       #expect(page.header("X-Content-Type-Options") == "nosniff")
       let policy = try #require(page.header("Content-Security-Policy"), "\(page)")
-      #expect(policy.contains("default-src 'self'"), "\(policy)")
-      #expect(!policy.contains("unsafe-inline"), "\(policy)")
+      // default-src 'self' or stricter, and no inline script or style anywhere.
+      let directives = Dictionary(
+        policy.split(separator: ";").compactMap { directive -> (String, String)? in
+          let words = directive.split(separator: " ", maxSplits: 1).map(String.init)
+          return words.first.map { ($0, words.count > 1 ? words[1] : "") }
+        }, uniquingKeysWith: { first, _ in first })
+      #expect(["'self'", "'none'"].contains(directives["default-src"]), "\(policy)")
+      #expect(!policy.contains("unsafe-inline") && !policy.contains("unsafe-eval"), "\(policy)")
+      #expect(directives["script-src"].map { !$0.contains("*") } ?? true, "\(policy)")
       #expect(!page.text.contains("<script>"), "inline script in the page")
     }
 
