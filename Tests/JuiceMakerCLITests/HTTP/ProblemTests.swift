@@ -33,7 +33,7 @@ extension HTTPTests {
         code: "invalidBody", names: "count"),
       Refusal(
         path: "/api/v1/orders", body: ["juice": "banana-juice", "count": .number(1.5)], status: 422,
-        code: "invalidBody", names: "count"),
+        code: "notWholeNumber", names: nil),
       Refusal(
         path: "/api/v1/orders", body: ["banana-juice"], status: 422, code: "invalidBody", names: nil
       ),
