@@ -114,6 +114,38 @@ extension HTTPTests {
       #expect(try new.json()["juice"] == "pineapple-juice")
     }
 
+    @Test func entriesJournaledWhileAStreamCatchesUpArriveOnceAndInOrder() async throws {
+      let sandbox = try Sandbox()
+      await sandbox.setStock(["kiwi": 1000])
+      let server = try await ServeProcess(in: sandbox)
+      let client = server.client()
+      for _ in 0..<40 {
+        _ = try await client.post("/api/v1/stock/kiwi", json: ["remove": 1])
+      }
+      let writer = Task {
+        for _ in 0..<40 {
+          _ = try await client.post("/api/v1/stock/kiwi", json: ["remove": 1])
+        }
+      }
+      let stream = try await EventStreamReader(server, path: "/api/v1/events?after=0")
+      try await writer.value
+      let last = try #require(try await client.get("/api/v1/stock").json()["sequence"]?.int)
+      var ids: [Int] = []
+      var lives = 0
+      while ids.last ?? 0 < last {
+        let block = try #require(
+          try await stream.nextEvent(timeout: Self.arrival), "\(ids) \(stream.received.suffix(500))"
+        )
+        if block.event == "live" {
+          lives += 1
+          continue
+        }
+        ids.append(try #require(block.id.flatMap { Int($0) }, "\(block)"))
+      }
+      #expect(ids == Array(1...last), "\(ids)")
+      #expect(lives == 1)
+    }
+
     @Test func resumingWithAfterWorksAndTheHeaderWins() async throws {
       let sandbox = try Sandbox()
       for juice in ["banana-juice", "kiwi-juice", "mango-juice"] {

@@ -288,6 +288,12 @@ extension HTTPTests {
         try await server.connect().exchange(
           "GET", "/api/v1/menu", headers: [("Accept-Language", "tlh, fr;q=0.5")]), status: 200)
       #expect(unknown["juices"]?[4]?["name"] == "Strawberry Banana Juice")
+      // Quality values order the languages, not their place in the list.
+      let weighed = try expectJSON(
+        try await server.connect().exchange(
+          "GET", "/api/v1/menu", headers: [("Accept-Language", "en;q=0.1, ko;q=0.9")]),
+        status: 200)
+      #expect(weighed["juices"]?[4]?["name"] == "딸바쥬스")
     }
 
     @Test func langInTheQueryWinsOverAcceptLanguage() async throws {

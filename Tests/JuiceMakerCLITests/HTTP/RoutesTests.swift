@@ -310,6 +310,37 @@ extension HTTPTests {
       #expect(outcome.stdout.isEmpty, "\(outcome)")
     }
 
+    @Test func aFileThatIsNotAStoreIsRefusedAsTheCLIRefusesIt() async throws {
+      let sandbox = try Sandbox(.absent)
+      try Data("not a store\n".utf8).write(to: URL(fileURLWithPath: sandbox.store))
+      let served = try await ServeProcess.refusal([], in: sandbox)
+      let stock = try await sandbox.run(["stock"])
+      #expect(served.status == stock.status && served.status != 0, "\(served)")
+      #expect(served.stderr == stock.stderr, "\(served)")
+      #expect(served.stdout.isEmpty)
+      #expect(
+        try Data(contentsOf: URL(fileURLWithPath: sandbox.store)) == Data("not a store\n".utf8))
+    }
+
+    @Test func historyShowsFiftyEntriesUnlessLimitedAndRefusesABadLimit() async throws {
+      let sandbox = try Sandbox()
+      let server = try await ServeProcess(in: sandbox)
+      let client = server.client()
+      for _ in 0..<60 {
+        _ = try await client.post("/api/v1/stock/kiwi", json: ["add": 1])
+      }
+      let standard = try expectJSON(try await client.get("/api/v1/history"), status: 200)
+      #expect(standard["entries"]?.array?.count == 50)
+      #expect(standard["entries"]?[0]?["sequence"] == 60)
+      let all = try expectJSON(try await client.get("/api/v1/history?limit=1000"), status: 200)
+      #expect(all["entries"]?.array?.count == 60)
+      for limit in ["abc", "-1", "1.5"] {
+        let response = try await client.get("/api/v1/history?limit=\(limit)")
+        #expect((400..<500).contains(response.status), "limit=\(limit): \(response)")
+        #expect(response.mediaType == "application/problem+json", "limit=\(limit): \(response)")
+      }
+    }
+
     @Test func ipv6LoopbackIsServed() async throws {
       let sandbox = try Sandbox()
       let server = try await ServeProcess(["--listen", "[::1]:0"], in: sandbox)
