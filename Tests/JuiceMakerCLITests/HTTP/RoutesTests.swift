@@ -262,6 +262,22 @@ extension HTTPTests {
         }, "\(text)")
     }
 
+    /// Metrics label requests by route, not by the path asked: a client inventing paths
+    /// cannot grow them without bound.
+    @Test func metricsLabelRoutesNotTheInventedPaths() async throws {
+      let sandbox = try Sandbox()
+      let server = try await ServeProcess(in: sandbox)
+      let client = server.client()
+      for number in 0..<20 {
+        _ = try await client.get("/invented-\(number)")
+        _ = try await client.post("/api/v1/stock/madeup\(number)", json: ["add": 1])
+      }
+      let metrics = try await client.get("/metrics").text
+      #expect(!metrics.contains("invented-"), "\(metrics)")
+      #expect(!metrics.contains("madeup"), "\(metrics)")
+      #expect(metrics.contains("route=\"/api/v1/stock/{fruit}\""), "\(metrics)")
+    }
+
     @Test func theKioskPageIsServedWithAStrictContentSecurityPolicy() async throws {
       let sandbox = try Sandbox()
       let server = try await ServeProcess(in: sandbox)
