@@ -26,9 +26,7 @@ extension HTTPTests {
       try await Task.sleep(for: .milliseconds(300))
 
       kill(server.pid, signal)
-      let (blocks, ended) = await stream.readToEnd(timeout: .seconds(10))
-      #expect(ended, "the stream did not end: \(stream.received)")
-      #expect(blocks.last?.retry == "1000", "\(stream.received)")
+      try await Task.sleep(for: .seconds(1))
 
       // No new connection is served while the request in flight finishes.
       let late = try? server.connect()
@@ -39,9 +37,30 @@ extension HTTPTests {
       try inFlight.send(Array(body.dropFirst(8)))
       let response = try await inFlight.response()
       #expect(response.status == 201, "\(response)")
+
+      let (blocks, ended) = await stream.readToEnd(timeout: .seconds(10))
+      #expect(ended, "the stream did not end: \(stream.received)")
+      #expect(blocks.last?.retry == "1000", "\(stream.received)")
       #expect(try await server.waitForExit(timeout: .seconds(30)) == 0, "\(server.stderr)")
       #expect(throws: (any Error).self) { try server.connect() }
       #expect(try await sandbox.stock()["kiwi"] == 7)
+    }
+
+    @Test func sigtermEndsEveryEventStreamWithRetryAndExitsZero() async throws {
+      let sandbox = try Sandbox()
+      let server = try await ServeProcess(in: sandbox)
+      let streams = try await [
+        EventStreamTests.openLive(server).0,
+        EventStreamTests.openLive(server, path: "/api/v1/events?after=0").0,
+      ]
+      kill(server.pid, SIGTERM)
+      for stream in streams {
+        let (blocks, ended) = await stream.readToEnd(timeout: .seconds(10))
+        #expect(ended, "the stream did not end: \(stream.received)")
+        #expect(blocks.last?.lines == ["retry: 1000"], "\(stream.received)")
+      }
+      #expect(try await server.waitForExit(timeout: .seconds(30)) == 0, "\(server.stderr)")
+      #expect(throws: (any Error).self) { try server.connect() }
     }
 
     @Test func anIdleServerExitsZeroOnSIGTERM() async throws {
