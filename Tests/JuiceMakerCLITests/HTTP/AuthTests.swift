@@ -117,6 +117,11 @@ extension HTTPTests {
       let edit = try await client.post(
         "/api/v1/stock/kiwi", json: ["add": 2], headers: ["Cookie": pair])
       try expectJSON(edit, status: 200)
+      // EventSource cannot send Authorization: the page's stream rides on the cookie.
+      let stream = try await EventStreamReader(server, headers: [("Cookie", pair)])
+      #expect(stream.head.status == 200, "\(stream.head)")
+      #expect(try await stream.nextBlock()?.retry == "1000", "\(stream.received)")
+      stream.close()
 
       let signedOut = try await client.send(
         "DELETE", "/api/v1/session",
@@ -127,6 +132,9 @@ extension HTTPTests {
       #expect(
         cleared.contains("Max-Age=0") || cleared.lowercased().contains("expires=thu, 01 jan 1970"),
         "\(cleared)")
+      // The session ends on the server too: a copy of the cookie kept elsewhere is no key.
+      try Self.expectUnauthorized(
+        try await client.get("/api/v1/history", headers: ["Cookie": pair]))
     }
 
     @Test func aCounterSessionHasTheCounterRole() async throws {
