@@ -1,6 +1,12 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 extension HTTPTests {
   /// Every error of api.md's table is an RFC 9457 problem with its status and code, and
   /// every response carries the API's header fields, in the language asked.
@@ -212,6 +218,29 @@ extension HTTPTests {
         body: Array(body.utf8))
       try expectProblem(response, status: 413, code: "bodyTooLarge")
       #expect(try await sandbox.stock() == freshStock)
+    }
+
+    @Test func aStoreReplacedUnderTheServerIsUnavailableAndLeftAlone() async throws {
+      let sandbox = try Sandbox()
+      let server = try await ServeProcess(in: sandbox)
+      let client = server.client()
+      try expectJSON(try await client.order("banana-juice"), status: 201)
+      let replacement = sandbox.path("replacement")
+      try Data("not a store\n".utf8).write(to: URL(fileURLWithPath: replacement))
+      // Replaced the way an editor or a restore does: a new file renamed over the path.
+      try #require(rename(replacement, sandbox.store) == 0)
+      for response in [
+        try await client.get("/healthz"), try await client.get("/api/v1/stock"),
+        try await client.order("banana-juice"),
+      ] {
+        let problem = try expectProblem(
+          response, status: 503, code: response.json()["code"]?.string ?? "")
+        #expect(
+          ["storeReplaced", "storeUnavailable"].contains(problem["code"]?.string), "\(response)")
+      }
+      #expect(server.isRunning)
+      #expect(
+        try Data(contentsOf: URL(fileURLWithPath: sandbox.store)) == Data("not a store\n".utf8))
     }
 
     // MARK: - Header fields of every response
