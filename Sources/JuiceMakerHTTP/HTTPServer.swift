@@ -47,7 +47,7 @@ public final class HTTPServer: Sendable {
     public init(
       host: String = "127.0.0.1", port: UInt16 = 8080, threads: Int = 2,
       maximumConnections: Int = 4096, maximumConnectionsPerClient: Int = 128,
-      idleTimeout: Int = 30, maximumBodySize: Int = 16 * 1024, connectionMemory: Int = 16 * 1024,
+      idleTimeout: Int = 30, maximumBodySize: Int = 16 * 1024, connectionMemory: Int = 8 * 1024,
       tls: (certificate: String, key: String)? = nil
     ) {
       self.host = host

@@ -261,20 +261,7 @@ final class ShopSession {
 
   /// "airport: 딸바쥬스 1잔": what another shop did, or `nil` for a change of no level.
   func describe(_ change: StockChange) -> String? {
-    guard !change.levels.isEmpty else { return nil }
-    let editor = Texts.shown(change.operation.editor)
-    switch change.operation.action {
-    case .order(let juice, let count):
-      return texts.string(
-        "tui.status.order", .string(editor), .string(texts.name(of: juice)), .int(count))
-    case .add, .remove, .set:
-      return change.levels.map { level in
-        let delta = level.after - level.before
-        return texts.string(
-          "tui.status.stock", .string(editor), .string(texts.name(of: level.fruit)),
-          .string((delta > 0 ? "+" : "") + String(delta)))
-      }.joined(separator: ", ")
-    }
+    ChangeText.line(change.operation, levels: change.levels, texts)
   }
 }
 

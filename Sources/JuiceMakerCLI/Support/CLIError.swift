@@ -76,6 +76,22 @@ enum CLIError: Error, Equatable, Sendable {
   case conservationBroken(String)
   /// The command has already written its result; it ends with this code.
   case alreadyReported(ExitCode)
+  /// `serve --listen` is not `HOST:PORT` with a numeric address.
+  case invalidListen(String)
+  /// `serve` on an address other machines can reach, without `--token-file`.
+  case tokenFileNeeded(listen: String)
+  /// A token file that group or others may read or write.
+  case tokenFileMode(path: String, mode: String)
+  /// A token file line that is not a token and roles; `line` 0 for a file with no token.
+  case invalidTokenFile(path: String, line: Int, reason: TokenFileProblem)
+  /// A file an option names that cannot be read.
+  case unreadableFile(path: String, option: String, reason: String)
+  /// An option given without the one it needs (`--tls-cert` without `--tls-key`).
+  case optionNeeds(option: String, other: String)
+  /// An `--allow-origin` that is not `http://HOST[:PORT]` or `https://…`.
+  case invalidOrigin(String)
+  /// The server could not listen.
+  case cannotListen(address: String, reason: String)
 
   /// The exit code the command ends with.
   var exitCode: ExitCode {
@@ -88,7 +104,7 @@ enum CLIError: Error, Equatable, Sendable {
     case .store(let error): error.exitCode
     case .validationFailed, .conservationBroken:
       .dataError
-    case .outputFailed: .ioError
+    case .outputFailed, .cannotListen, .unreadableFile: .ioError
     case .alreadyReported(let code): code
     default: .usage
     }
@@ -131,6 +147,14 @@ enum CLIError: Error, Equatable, Sendable {
     case .store(let error): error.commandCode
     case .conservationBroken: "conservationBroken"
     case .alreadyReported: "alreadyReported"
+    case .invalidListen: "invalidListen"
+    case .tokenFileNeeded: "tokenFileNeeded"
+    case .tokenFileMode: "tokenFileMode"
+    case .invalidTokenFile: "invalidTokenFile"
+    case .unreadableFile: "unreadableFile"
+    case .optionNeeds: "optionNeeds"
+    case .invalidOrigin: "invalidOrigin"
+    case .cannotListen: "cannotListen"
     }
   }
 
@@ -246,6 +270,24 @@ enum CLIError: Error, Equatable, Sendable {
       return l.string("error.conservationBroken", s(detail))
     case .alreadyReported:
       return ""
+    case .invalidListen(let text):
+      return l.string("error.invalidListen", s(text))
+    case .tokenFileNeeded(let listen):
+      return l.string("error.tokenFileNeeded", s(listen))
+    case .tokenFileMode(let path, let mode):
+      return l.string("error.tokenFileMode", s(path), s(mode))
+    case .invalidTokenFile(let path, let line, let reason):
+      return l.string(
+        "error.invalidTokenFile." + reason.rawValue, s(path), .int(line),
+        .int(TokenFile.minimumLength))
+    case .unreadableFile(let path, let option, let reason):
+      return l.string("error.unreadableFile", s(path), s(option), s(reason))
+    case .optionNeeds(let option, let other):
+      return l.string("error.optionNeeds", s(option), s(other))
+    case .invalidOrigin(let origin):
+      return l.string("error.invalidOrigin", s(origin))
+    case .cannotListen(let address, let reason):
+      return l.string("error.cannotListen", s(address), s(reason))
     }
   }
 }

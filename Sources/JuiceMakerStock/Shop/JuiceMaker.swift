@@ -152,28 +152,56 @@ public struct JuiceMaker: Sendable {
   func withdrawJournaled(_ index: Int, count: Int, requestID: RequestID?)
     throws(JuiceMakerError)
   {
-    guard count > 0, count <= recipes.maximumCounts[index] else {
-      throw .invalidCount(count)
-    }
-    let operation = StockOperation(
-      id: requestID ?? .random(), editor: name,
-      action: .order(catalog.juices[index].id, count: count))
-    let recipes = self.recipes
-    let receipt: StockReceipt
-    do {
-      receipt = try store.perform(operation, touching: recipes.touching(index)) { levels in
-        recipes.withdraw(index, count: count, from: &levels)
-      }
-    } catch {
-      throw .storage(error)
-    }
+    let receipt = try journal(index, count: count, requestID: requestID ?? .random())
     let entry = receipt.entry
     switch (receipt.status, entry.outcome) {
-    case (.idReused, _): throw .requestIDReused(operation.id, firstUse: entry.operation)
+    case (.idReused, _): throw .requestIDReused(entry.id, firstUse: entry.operation)
     case (_, .done): return
     case (_, .refused(let shortages)): throw .outOfStock(shortages)
     case (_, .conflict(let fruit, let expected, let actual)):
       throw .stockChanged(fruit: fruit, expected: expected, actual: actual)
+    }
+  }
+
+  /// Makes juice under a request id, and returns its journal entry whatever the outcome.
+  ///
+  /// A reply built from the entry can be given again, the same, when the request is sent
+  /// again: the entry holds the outcome, the shortages of a refusal, the levels before
+  /// and after, and the sequence. The HTTP API answers orders this way.
+  ///
+  /// - Parameters:
+  ///   - juice: The juice.
+  ///   - count: How many, all or nothing.
+  ///   - requestID: The request's id: an order already journaled under it is not made
+  ///     again, and its entry comes back with the status `.replayed`; another operation
+  ///     under it comes back as `.idReused`.
+  /// - Returns: The receipt: the entry and whether it was performed now or replayed.
+  /// - Throws: `JuiceMakerError.unknownJuice`, `.invalidCount`, or `.storage`; a refusal
+  ///   for want of fruit is an outcome of the entry, not an error.
+  public func order(_ juice: Juice, count: Int = 1, requestID: RequestID)
+    throws(JuiceMakerError) -> StockReceipt
+  {
+    guard let index = catalog.index(of: juice) else { throw .unknownJuice(juice.id) }
+    return try journal(index, count: count, requestID: requestID)
+  }
+
+  /// Runs an order through the storage, journaled under `requestID`.
+  @usableFromInline
+  func journal(_ index: Int, count: Int, requestID: RequestID) throws(JuiceMakerError)
+    -> StockReceipt
+  {
+    guard count > 0, count <= recipes.maximumCounts[index] else {
+      throw .invalidCount(count)
+    }
+    let operation = StockOperation(
+      id: requestID, editor: name, action: .order(catalog.juices[index].id, count: count))
+    let recipes = self.recipes
+    do {
+      return try store.perform(operation, touching: recipes.touching(index)) { levels in
+        recipes.withdraw(index, count: count, from: &levels)
+      }
+    } catch {
+      throw .storage(error)
     }
   }
 

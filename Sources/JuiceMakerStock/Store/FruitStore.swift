@@ -173,7 +173,7 @@ public final class FruitStore: Sendable {
         throw .overflow(fruit: fruit, stock: level, amount: count)
       }
     }
-    return try edit(.add(fruit, count: count), count, of: fruit, by: editor, requestID: requestID)
+    return try edit(.add(count), count, of: fruit, by: editor, requestID: requestID)
       .after
   }
 
@@ -192,7 +192,7 @@ public final class FruitStore: Sendable {
   public func remove(
     _ count: Int, of fruit: Fruit.ID, by editor: String = "store", requestID: RequestID? = nil
   ) throws(FruitStoreError) -> Int {
-    try edit(.remove(fruit, count: count), count, of: fruit, by: editor, requestID: requestID)
+    try edit(.remove(count), count, of: fruit, by: editor, requestID: requestID)
       .after
   }
 
@@ -214,29 +214,55 @@ public final class FruitStore: Sendable {
     requestID: RequestID? = nil
   ) throws(FruitStoreError) -> StockChange.Level {
     try edit(
-      .set(fruit, level: level, expected: expecting), level, of: fruit, by: editor,
+      .set(level, expected: expecting), level, of: fruit, by: editor,
       requestID: requestID)
   }
 
-  private func edit(
-    _ action: StockOperation.Action, _ count: Int, of fruit: Fruit.ID, by editor: String,
-    requestID: RequestID?
-  ) throws(FruitStoreError) -> StockChange.Level {
-    guard count >= 0 else { throw .negativeQuantity(count, fruit: fruit) }
+  /// Edits a fruit's stock under a request id, and returns its journal entry whatever
+  /// the outcome.
+  ///
+  /// A reply built from the entry can be given again, the same, when the request is sent
+  /// again: the HTTP API answers stock edits this way. `add(_:of:by:requestID:)`,
+  /// `remove(_:of:by:requestID:)` and `setStock(_:of:by:expecting:requestID:)` are this
+  /// edit with its outcome turned into a level or an error.
+  ///
+  /// - Parameters:
+  ///   - fruit: The fruit.
+  ///   - edit: What to do to its level.
+  ///   - editor: Who made the edit, for the journal.
+  ///   - requestID: The edit's idempotency id.
+  /// - Returns: The receipt: a refusal (`.refused`, with no shortage for an add that
+  ///   would overflow) or a conflict is an outcome of its entry.
+  /// - Throws: `FruitStoreError.unknownFruit`, `.negativeQuantity` or `.storage`; nothing
+  ///   changes then.
+  public func edit(
+    _ fruit: Fruit.ID, _ edit: StockEdit, by editor: String, requestID: RequestID
+  ) throws(FruitStoreError) -> StockReceipt {
+    let action = edit.action(of: fruit)
+    guard action.count >= 0 else { throw .negativeQuantity(action.count, fruit: fruit) }
+    if case .set(_, expected: let expected?) = edit, expected < 0 {
+      throw .negativeQuantity(expected, fruit: fruit)
+    }
     guard let index = indices[fruit] else { throw .unknownFruit(fruit) }
-    let operation = StockOperation(id: requestID ?? .random(), editor: editor, action: action)
-    let receipt: StockReceipt
+    let operation = StockOperation(id: requestID, editor: editor, action: action)
     do {
-      receipt = try perform(operation, touching: [index]) { levels in
+      return try perform(operation, touching: [index]) { levels in
         StockLedger.edit(action, at: index, of: &levels)
       }
     } catch {
       throw .storage(error)
     }
+  }
+
+  private func edit(
+    _ edit: StockEdit, _ count: Int, of fruit: Fruit.ID, by editor: String,
+    requestID: RequestID?
+  ) throws(FruitStoreError) -> StockChange.Level {
+    let receipt = try self.edit(fruit, edit, by: editor, requestID: requestID ?? .random())
     let entry = receipt.entry
     switch (receipt.status, entry.outcome) {
     case (.idReused, _):
-      throw .requestIDReused(operation.id, firstUse: entry.operation)
+      throw .requestIDReused(entry.id, firstUse: entry.operation)
     case (_, .done):
       if let change = entry.changes.first(where: { $0.fruit == fruit }) { return change }
       // Done without a change: the level already was what was asked.

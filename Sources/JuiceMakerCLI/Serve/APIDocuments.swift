@@ -1,0 +1,176 @@
+import Foundation
+import JuiceMakerKit
+
+/// The JSON documents the HTTP API answers with, each written in one place.
+enum APIDocuments {
+  /// `"shortages":[{"fruit","name","needed","available"}]`.
+  static func shortages(_ shortages: [Shortage], _ texts: Texts, into json: inout JSONWriter) {
+    json.key("shortages")
+    json.array { json in
+      for shortage in shortages {
+        json.object { json in
+          json.member("fruit", shortage.fruit.rawValue)
+          json.member("name", texts.name(of: shortage.fruit))
+          json.member("needed", shortage.needed)
+          json.member("available", shortage.available)
+        }
+      }
+    }
+  }
+
+  /// An order made: what a retry under the same key answers again, built from the
+  /// journal entry alone.
+  static func order(_ entry: JournalEntry, _ texts: Texts) -> [UInt8] {
+    var json = JSONWriter()
+    let action = entry.operation.action
+    json.object { json in
+      json.member("requestId", entry.id.rawValue)
+      json.member("sequence", entry.sequence)
+      if case .order(let juice, let count) = action {
+        json.member("juice", juice.rawValue)
+        json.member("name", texts.name(of: juice))
+        json.member("count", count)
+        json.member("message", texts.orderMessage(Order(juice: juice, count: count)))
+      }
+      json.key("levels")
+      json.array { json in
+        for change in entry.changes {
+          json.object { json in
+            json.member("fruit", change.fruit.rawValue)
+            json.member("name", texts.name(of: change.fruit, count: change.after))
+            json.member("level", change.after)
+          }
+        }
+      }
+    }
+    return json.bytes
+  }
+
+  /// A stock edit done, from its journal entry; `level` is the fruit's level when the
+  /// edit changed nothing.
+  static func stockEdit(_ entry: JournalEntry, fruit: Fruit.ID, level: Int, _ texts: Texts)
+    -> [UInt8]
+  {
+    let change =
+      entry.changes.first { $0.fruit == fruit }
+      ?? StockChange.Level(fruit: fruit, before: level, after: level)
+    var json = JSONWriter()
+    json.object { json in
+      json.member("requestId", entry.id.rawValue)
+      json.member("sequence", entry.sequence)
+      json.member("fruit", fruit.rawValue)
+      json.member("name", texts.name(of: fruit, count: change.after))
+      json.member("before", change.before)
+      json.member("after", change.after)
+      json.member(
+        "message",
+        texts.string(
+          "stock.updated", .string(texts.name(of: fruit, count: change.after)),
+          .int(change.after)))
+    }
+    return json.bytes
+  }
+
+  /// `{"sequence","fruits":[{"id","name","level"}]}`.
+  static func stock(_ fruits: [Fruit.ID], levels: [Int], sequence: Int64, _ texts: Texts)
+    -> [UInt8]
+  {
+    var json = JSONWriter(capacity: 64 + fruits.count * 48)
+    json.object { json in
+      json.member("sequence", sequence)
+      json.key("fruits")
+      json.array { json in
+        for (fruit, level) in zip(fruits, levels) {
+          json.object { json in
+            json.member("id", fruit.rawValue)
+            json.member("name", texts.name(of: fruit, count: level))
+            json.member("level", level)
+          }
+        }
+      }
+    }
+    return json.bytes
+  }
+
+  /// `{"sequence","juices":[{"id","name","recipe":[…],"makeable"}]}`.
+  static func menu(_ catalog: Catalog, makeable: [Int], sequence: Int64, _ texts: Texts)
+    -> [UInt8]
+  {
+    var json = JSONWriter(capacity: 128 + catalog.juices.count * 160)
+    json.object { json in
+      json.member("sequence", sequence)
+      json.key("juices")
+      json.array { json in
+        for (juice, count) in zip(catalog.juices, makeable) {
+          json.object { json in
+            json.member("id", juice.id.rawValue)
+            json.member("name", texts.name(of: juice.id))
+            json.key("recipe")
+            json.array { json in
+              for ingredient in juice.ingredients {
+                json.object { json in
+                  json.member("fruit", ingredient.fruit.rawValue)
+                  json.member("name", texts.name(of: ingredient.fruit, count: ingredient.count))
+                  json.member("count", ingredient.count)
+                }
+              }
+            }
+            json.member("makeable", count)
+          }
+        }
+      }
+    }
+    return json.bytes
+  }
+
+  /// One journal entry, as `history` and the event stream give it.
+  static func entry(
+    _ entry: JournalEntry, _ texts: Texts, into json: inout JSONWriter
+  ) {
+    let action = entry.operation.action
+    json.object { json in
+      json.member("sequence", entry.sequence)
+      json.member("requestId", entry.id.rawValue)
+      json.member("time", TimeStamp.utc(entry.date))
+      json.member("shop", entry.operation.editor)
+      json.member("action", action.name)
+      if let juice = action.juice { json.member("juice", juice.rawValue) }
+      if let fruit = action.fruit { json.member("fruit", fruit.rawValue) }
+      json.member("count", action.count)
+      if case .set(_, _, let expected?) = action { json.member("expected", expected) }
+      json.member("outcome", entry.outcome.name)
+      switch entry.outcome {
+      case .refused(let shortages) where !shortages.isEmpty:
+        APIDocuments.shortages(shortages, texts, into: &json)
+      case .conflict(let fruit, let expected, let actual):
+        json.key("conflict")
+        json.object { json in
+          json.member("fruit", fruit.rawValue)
+          json.member("expected", expected)
+          json.member("actual", actual)
+        }
+      default: break
+      }
+      json.key("changes")
+      json.array { json in
+        for change in entry.changes {
+          json.object { json in
+            json.member("fruit", change.fruit.rawValue)
+            json.member("name", texts.name(of: change.fruit, count: change.after))
+            json.member("before", change.before)
+            json.member("after", change.after)
+          }
+        }
+      }
+      json.member("text", ChangeText.line(entry, texts))
+    }
+  }
+}
+
+/// Times as the API writes them: ISO 8601 in UTC with milliseconds.
+enum TimeStamp {
+  static func utc(_ date: Date) -> String {
+    date.formatted(
+      Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt))
+  }
+}

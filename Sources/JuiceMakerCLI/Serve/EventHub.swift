@@ -1,0 +1,189 @@
+import Foundation
+import JuiceMakerCatalog
+import JuiceMakerHTTP
+import JuiceMakerKit
+import Synchronization
+
+/// The event streams of `GET /api/v1/events`, fed from the store's journal.
+///
+/// One thread follows the journal: it waits for the storage's changes (any process's,
+/// any machine's) and reads the entries it has not seen, so refusals and edits arrive as
+/// well as orders. Each entry is rendered once per language and written to every stream.
+/// A stream opened after a sequence first gets the entries it missed from the journal,
+/// then `event: live`, under the same lock the thread writes with, so nothing is missed
+/// or sent twice.
+final class EventHub: Sendable {
+  /// One open stream.
+  private struct Subscriber {
+    let stream: EventStream
+    let texts: Texts
+    /// The newest sequence written to it.
+    var sent: Int64
+  }
+
+  private struct State {
+    var subscribers: [ObjectIdentifier: Subscriber] = [:]
+    /// The newest sequence the thread has read.
+    var seen: Int64 = 0
+    /// Sequences delivered lately, for entries that commit out of order.
+    var recent: Set<Int64> = []
+    var stopped = false
+  }
+
+  /// How far below the newest sequence the thread reads again, for an entry numbered
+  /// before a later one but committed after it.
+  private static let window: Int64 = 64
+  /// The most missed entries a resuming stream is sent; beyond them it gets
+  /// `event: reset` and reads the stock again.
+  static let backlogLimit = 1000
+  /// How often a comment keeps idle streams open.
+  static let heartbeat: Duration = .seconds(15)
+
+  private let storage: any StockStorage
+  private let state = Mutex(State())
+
+  init(storage: any StockStorage) throws(CLIError) {
+    self.storage = storage
+    let newest = try Self.newestSequence(storage)
+    let known: [JournalEntry]
+    do throws(StockStorageError) {
+      known = try storage.journal(JournalQuery(after: max(0, newest - Self.window)))
+    } catch {
+      throw CLIError(error)
+    }
+    state.withLock { state in
+      state.seen = newest
+      state.recent = Set(known.map(\.sequence))
+    }
+  }
+
+  /// The newest journal sequence.
+  static func newestSequence(_ storage: any StockStorage) throws(CLIError) -> Int64 {
+    do throws(StockStorageError) {
+      return try storage.journal(JournalQuery(limit: 1)).first?.sequence ?? 0
+    } catch {
+      throw CLIError(error)
+    }
+  }
+
+  /// How many streams are open.
+  var count: Int { state.withLock { $0.subscribers.count } }
+
+  /// Opens a stream.
+  ///
+  /// - Parameters:
+  ///   - after: The last sequence the client has, from `Last-Event-ID` or `?after=`;
+  ///     `nil` for the entries after now.
+  ///   - texts: The language of the entries' text.
+  /// - Throws: `CLIError` when the journal cannot be read.
+  func open(after: Int64?, texts: Texts) throws(CLIError) -> EventStream {
+    let box = LockedValue<ObjectIdentifier?>(nil)
+    let stream = EventStream { [weak self] in
+      guard let self, let id = box.withLock({ $0 }) else { return }
+      self.state.withLock { _ = $0.subscribers.removeValue(forKey: id) }
+    }
+    let id = ObjectIdentifier(stream)
+    box.withLock { $0 = id }
+    stream.send(Array("retry: 1000\n\n".utf8))
+    try state.withLock { state throws(CLIError) in
+      var sent = state.seen
+      if let after, after < state.seen {
+        let missed: [JournalEntry]
+        do throws(StockStorageError) {
+          missed = try storage.journal(
+            JournalQuery(after: after, limit: Self.backlogLimit + 1))
+        } catch {
+          throw CLIError(error)
+        }
+        if missed.count > Self.backlogLimit {
+          stream.send(Self.named("reset", sequence: state.seen))
+        } else {
+          for entry in missed.reversed() where entry.sequence <= state.seen {
+            stream.send(Self.event(entry, texts))
+          }
+        }
+      } else if let after {
+        sent = max(after, state.seen)
+      }
+      stream.send(Self.named("live", sequence: sent))
+      state.subscribers[id] = Subscriber(stream: stream, texts: texts, sent: sent)
+    }
+    return stream
+  }
+
+  /// Ends every stream with a hint to reconnect, and stops following the journal.
+  func finishAll() {
+    let streams = state.withLock { state in
+      state.stopped = true
+      return state.subscribers.values.map(\.stream)
+    }
+    for stream in streams { stream.finish(with: Array("retry: 1000\n\n".utf8)) }
+  }
+
+  /// Follows the journal on a thread of its own until `finishAll()`.
+  func start() {
+    let thread = Thread { [self] in run() }
+    thread.name = "juice-maker events"
+    thread.start()
+  }
+
+  private func run() {
+    var lastBeat = ContinuousClock.now
+    while !state.withLock({ $0.stopped }) {
+      do {
+        try storage.waitForChanges(timeout: .seconds(1))
+        try deliver()
+      } catch {
+        // The store does not answer: try again after a while; `/healthz` says why.
+        Thread.sleep(forTimeInterval: 0.5)
+      }
+      if ContinuousClock.now - lastBeat >= Self.heartbeat {
+        lastBeat = .now
+        let streams = state.withLock { $0.subscribers.values.map(\.stream) }
+        for stream in streams { stream.send(Array(": heartbeat\n\n".utf8)) }
+      }
+    }
+  }
+
+  /// Reads the entries not seen yet and writes them to every stream.
+  private func deliver() throws(StockStorageError) {
+    let floor = state.withLock { max(0, $0.seen - Self.window) }
+    let entries = try storage.journal(JournalQuery(after: floor)).reversed()
+    state.withLock { state in
+      var rendered: [String: [UInt8]] = [:]
+      for entry in entries where !state.recent.contains(entry.sequence) {
+        state.recent.insert(entry.sequence)
+        state.seen = max(state.seen, entry.sequence)
+        rendered.removeAll(keepingCapacity: true)
+        for (id, subscriber) in state.subscribers {
+          let language = subscriber.texts.localizer.language
+          let bytes =
+            rendered[language]
+            ?? {
+              let bytes = Self.event(entry, subscriber.texts)
+              rendered[language] = bytes
+              return bytes
+            }()
+          subscriber.stream.send(bytes)
+          state.subscribers[id]?.sent = max(subscriber.sent, entry.sequence)
+        }
+      }
+      let floor = state.seen - Self.window
+      if state.recent.count > Int(Self.window) * 4 {
+        state.recent = state.recent.filter { $0 > floor }
+      }
+    }
+  }
+
+  /// `id: SEQ` and `data: ENTRY` of one entry.
+  static func event(_ entry: JournalEntry, _ texts: Texts) -> [UInt8] {
+    var json = JSONWriter()
+    APIDocuments.entry(entry, texts, into: &json)
+    return Array("id: \(entry.sequence)\ndata: ".utf8) + json.bytes + Array("\n\n".utf8)
+  }
+
+  /// A named event carrying a sequence: `live`, `reset`.
+  static func named(_ name: String, sequence: Int64) -> [UInt8] {
+    Array("event: \(name)\ndata: {\"sequence\":\(sequence)}\n\n".utf8)
+  }
+}

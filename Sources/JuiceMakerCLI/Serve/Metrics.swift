@@ -1,0 +1,107 @@
+import Foundation
+import JuiceMakerKit
+import Synchronization
+
+/// What `GET /metrics` exposes, in Prometheus's text format: orders by juice and outcome,
+/// each fruit's level, HTTP requests by route and status, a request-duration histogram
+/// by route, and the open event streams.
+final class Metrics: Sendable {
+  /// The histogram's upper bounds, in seconds.
+  static let bounds: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1]
+
+  private struct Requests {
+    var counts: [String: [Int: Int]] = [:]
+    var buckets: [String: [Int]] = [:]
+    var sums: [String: Double] = [:]
+  }
+
+  private let juices: [Juice.ID]
+  /// Orders per juice: made, refused.
+  private let orders: Mutex<[Int]>
+  private let requests = Mutex(Requests())
+
+  init(juices: [Juice.ID]) {
+    self.juices = juices
+    orders = Mutex(Array(repeating: 0, count: juices.count * 2))
+  }
+
+  /// Counts an order of the juice at `index`.
+  func order(_ index: Int, made: Bool) {
+    orders.withLock { $0[index * 2 + (made ? 0 : 1)] += 1 }
+  }
+
+  /// Counts an answered request.
+  func request(route: String, status: Int, seconds: Double) {
+    requests.withLock { requests in
+      requests.counts[route, default: [:]][status, default: 0] += 1
+      var buckets = requests.buckets[route] ?? Array(repeating: 0, count: Self.bounds.count)
+      if let index = Self.bounds.firstIndex(where: { seconds <= $0 }) { buckets[index] += 1 }
+      requests.buckets[route] = buckets
+      requests.sums[route, default: 0] += seconds
+    }
+  }
+
+  /// The exposition.
+  func text(fruits: [Fruit.ID], levels: [Int]?, streams: Int) -> String {
+    var lines: [String] = []
+    lines.append("# HELP juice_maker_orders_total Orders this server took, by juice and outcome.")
+    lines.append("# TYPE juice_maker_orders_total counter")
+    let orders = orders.withLock { $0 }
+    for (index, juice) in juices.enumerated() {
+      for (offset, outcome) in ["made", "refused"].enumerated() {
+        let count = orders[index * 2 + offset]
+        lines.append(
+          "juice_maker_orders_total{juice=\"\(Self.label(juice.rawValue))\",outcome=\"\(outcome)\"} \(count)"
+        )
+      }
+    }
+    if let levels {
+      lines.append("# HELP juice_maker_stock_level Each fruit's level in the store.")
+      lines.append("# TYPE juice_maker_stock_level gauge")
+      for (fruit, level) in zip(fruits, levels) {
+        lines.append("juice_maker_stock_level{fruit=\"\(Self.label(fruit.rawValue))\"} \(level)")
+      }
+    }
+    let requests = requests.withLock { $0 }
+    lines.append(
+      "# HELP juice_maker_http_requests_total HTTP requests answered, by route and status.")
+    lines.append("# TYPE juice_maker_http_requests_total counter")
+    for route in requests.counts.keys.sorted() {
+      for (status, count) in requests.counts[route, default: [:]].sorted(by: { $0.key < $1.key }) {
+        lines.append(
+          "juice_maker_http_requests_total{route=\"\(Self.label(route))\",status=\"\(status)\"} \(count)"
+        )
+      }
+    }
+    lines.append("# HELP juice_maker_http_request_duration_seconds Time to answer a request.")
+    lines.append("# TYPE juice_maker_http_request_duration_seconds histogram")
+    for route in requests.buckets.keys.sorted() {
+      let buckets = requests.buckets[route, default: []]
+      var cumulative = 0
+      let label = Self.label(route)
+      for (bound, count) in zip(Self.bounds, buckets) {
+        cumulative += count
+        lines.append(
+          "juice_maker_http_request_duration_seconds_bucket{route=\"\(label)\",le=\"\(bound)\"} \(cumulative)"
+        )
+      }
+      let total = requests.counts[route, default: [:]].values.reduce(0, +)
+      lines.append(
+        "juice_maker_http_request_duration_seconds_bucket{route=\"\(label)\",le=\"+Inf\"} \(total)")
+      lines.append(
+        "juice_maker_http_request_duration_seconds_sum{route=\"\(label)\"} \(requests.sums[route, default: 0])"
+      )
+      lines.append("juice_maker_http_request_duration_seconds_count{route=\"\(label)\"} \(total)")
+    }
+    lines.append("# HELP juice_maker_event_streams Open event streams.")
+    lines.append("# TYPE juice_maker_event_streams gauge")
+    lines.append("juice_maker_event_streams \(streams)")
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// A label value with `\`, `"` and line feeds escaped.
+  private static func label(_ text: String) -> String {
+    text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+      .replacingOccurrences(of: "\n", with: "\\n")
+  }
+}
