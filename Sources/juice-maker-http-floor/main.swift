@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Foundation
 import JuiceMakerHTTP
 
 #if canImport(Glibc)
@@ -27,7 +28,7 @@ func fail(_ message: String, code: Int32) -> Never {
 
 let port = CommandLine.arguments.dropFirst().first.flatMap { UInt16($0) } ?? 0
 let configuration = HTTPServer.Configuration(
-  host: "127.0.0.1", port: port, threads: max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+  host: "127.0.0.1", port: port, threads: ProcessInfo.processInfo.activeProcessorCount)
 
 // The daemon's threads inherit this mask: only the main thread's `sigwait` takes them.
 var stopSignals = sigset_t()
