@@ -131,12 +131,14 @@ extension APIRoute {
     case none
   }
 
+  /// Every route's segments, split once: the router runs for every request.
+  private static let patterns = all.map(\.segments)
+
   /// Finds the route of a path and method; `HEAD` reaches `GET` routes.
   static func match(method: String, path: String) -> Match {
     let segments = path.split(separator: "/", omittingEmptySubsequences: false)
     var allowed: [String] = []
-    for route in all {
-      let pattern = route.segments
+    for (route, pattern) in zip(all, patterns) {
       guard pattern.count == segments.count else { continue }
       var parameter: Substring?
       var matches = true
