@@ -13,8 +13,8 @@ import Foundation
 ///
 /// - `figure`: a dotted name; the part before the first dot is its group (`--only`).
 /// - `value`: the median of the runs (for a ratio, the ratio of two medians).
-/// - `unit`: `orders/s`, `requests/s`, `ms`, `MB`, `KiB`, `ns/op`, `%`, `streams` or `x`
-///   (a ratio).
+/// - `unit`: `orders/s`, `requests/s`, `ms`, `MB`, `KiB`, `ns/op`, `us/request` (CPU time),
+///   `%`, `streams` or `x` (a ratio).
 /// - `runs`: how many runs the median is taken over (for a ratio, the fewer of its two).
 /// - `min`, `max`: the slowest and fastest run (for a ratio, its bounds from the two
 ///   figures' extremes).
@@ -75,6 +75,7 @@ extension Figure {
     case megabytes = "MB"
     case kibibytes = "KiB"
     case nanosecondsPerOperation = "ns/op"
+    case microsecondsPerRequest = "us/request"
     case percent = "%"
     case streams
     case ratio = "x"
@@ -83,7 +84,8 @@ extension Figure {
       switch self {
       case .ordersPerSecond, .requestsPerSecond, .streams: String(Int(number.rounded()))
       case .milliseconds, .ratio, .percent: String(format: "%.2f", number)
-      case .megabytes, .kibibytes, .nanosecondsPerOperation: String(format: "%.1f", number)
+      case .megabytes, .kibibytes, .nanosecondsPerOperation, .microsecondsPerRequest:
+        String(format: "%.1f", number)
       }
     }
   }

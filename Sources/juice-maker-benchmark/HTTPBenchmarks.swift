@@ -22,7 +22,11 @@ import TemporaryPostgres
 ///   init`, against 8 shops in this process on the same PostgreSQL server (the
 ///   `postgres.orders.8shops` workload), runs interleaved.
 ///
-/// Floor and server runs alternate; each figure is the median of its runs.
+/// Floor and server runs alternate; each figure is the median of its runs, and each ratio
+/// the median of the runs' ratios (a server's run over the floor's run just before it), so
+/// other work on the machine weighs on both sides of each. `http.cpu.*` is the CPU time,
+/// user and system, each server process spent per answer (from `/proc/PID/stat`): less
+/// sensitive to other load than the rates, it shows where a ratio's gap comes from.
 struct HTTPBenchmarks {
   let options: Options
   let paths: Paths
@@ -30,7 +34,7 @@ struct HTTPBenchmarks {
   static let streams = 2000
   private static let throughputFigures = [
     "http.floor.post", "http.orders.memory", "http.orders.memory.refused", "http.floor.get",
-    "http.stock.memory", "http.ratio.ordersToFloor", "http.ratio.stockToFloor",
+    "http.stock.memory", "http.ratio.ordersToFloor", "http.ratio.stockToFloor", "http.cpu",
   ]
   private static let eventFigures = [
     "http.events.2000streams.p99", "http.events.2000streams.reached",
@@ -40,8 +44,10 @@ struct HTTPBenchmarks {
     "http.postgres.8shops", "http.orders.postgres.8connections", "http.ratio.postgresTo8shops",
   ]
 
+  /// Runs of each side of the memory figures, and of the event and PostgreSQL figures.
+  private var pairs: Int { options.quick ? 1 : 5 }
   private var runs: Int { options.quick ? 1 : 3 }
-  private var duration: Duration { options.quick ? .seconds(2) : .seconds(5) }
+  private var duration: Duration { options.quick ? .seconds(2) : .seconds(4) }
 
   func run(into report: inout Report) throws(BenchmarkError) {
     guard let wrk = Wrk() else {
@@ -100,41 +106,50 @@ struct HTTPBenchmarks {
     try expect(200, "POST", "/api/v1/orders", on: floorServer, body: #"{"juice":"juice-1"}"#)
     Report.note(
       "http: floor \(floorServer.origin), orders \(orderServer.origin), stock"
-        + " \(stockServer.origin); \(runs) runs of \(duration) each, load \(Benchmark.loadAverage)")
+        + " \(stockServer.origin); \(pairs) runs of \(duration) each, load \(Benchmark.loadAverage)")
     // Warm-up: first connections, first pages of every buffer.
     for (url, scripted) in [
       (floorOrdersURL, true), (ordersURL, true), (floorStockURL, false), (stockURL, false),
     ] {
       _ = try wrk.run(url, connections: 64, for: .seconds(1), script: scripted ? script : nil)
     }
-    var floorPost: [Double] = []
-    var orders: [Double] = []
+    var floorPost = Series()
+    var orders = Series()
+    var floorGet = Series()
+    var stock = Series()
     var refused: [Double] = []
-    var floorGet: [Double] = []
-    var stock: [Double] = []
-    for run in 0..<runs {
-      floorPost.append(
-        try checked(wrk.run(floorOrdersURL, connections: 64, for: duration, script: script)).rate)
-      let ordered = try wrk.run(ordersURL, connections: 64, for: duration, script: script)
-      let refusedShare = Double(ordered.refused) / Double(max(1, ordered.responses))
-      orders.append(ordered.rate * (1 - refusedShare))
-      refused.append(refusedShare * 100)
-      floorGet.append(try checked(wrk.run(floorStockURL, connections: 64, for: duration)).rate)
-      stock.append(try checked(wrk.run(stockURL, connections: 64, for: duration)).rate)
+    for run in 0..<pairs {
+      try floorPost.add(drive(wrk, floorServer, "api/v1/orders", connections: 64, script: script))
+      let ordered = try drive(wrk, orderServer, "api/v1/orders", connections: 64, script: script)
+      try orders.add(ordered, refusedAllowed: true)
+      refused.append(Double(ordered.run.refused) * 100 / Double(max(1, ordered.run.responses)))
+      try floorGet.add(drive(wrk, floorServer, "api/v1/stock", connections: 64))
+      try stock.add(drive(wrk, stockServer, "api/v1/stock", connections: 64))
       Report.note(
-        "http run \(run + 1): floor POST \(Int(floorPost[run])), orders \(Int(orders[run]))"
-          + " (\(ordered.refused) refused, \(ordered.socketErrors) socket errors), floor GET"
-          + " \(Int(floorGet[run])), GET /stock \(Int(stock[run])); load \(Benchmark.loadAverage)")
+        "http run \(run + 1): requests/s (server CPU µs each): floor POST \(floorPost.last),"
+          + " orders \(orders.last) with \(ordered.run.refused) refused and"
+          + " \(ordered.run.socketErrors) socket errors, floor GET \(floorGet.last), GET /stock"
+          + " \(stock.last); load \(Benchmark.loadAverage)")
     }
-    report.record(Figure("http.floor.post", .requestsPerSecond, Samples(floorPost)))
-    report.record(Figure("http.orders.memory", .ordersPerSecond, Samples(orders)))
+    report.record(Figure("http.floor.post", .requestsPerSecond, Samples(floorPost.rates)))
+    report.record(Figure("http.orders.memory", .ordersPerSecond, Samples(orders.rates)))
     report.record(Figure("http.orders.memory.refused", .percent, Samples(refused)))
-    report.recordRatio(
-      "http.ratio.ordersToFloor", "http.orders.memory", "http.floor.post", goal: .atLeast(0.5))
-    report.record(Figure("http.floor.get", .requestsPerSecond, Samples(floorGet)))
-    report.record(Figure("http.stock.memory", .requestsPerSecond, Samples(stock)))
-    report.recordRatio(
-      "http.ratio.stockToFloor", "http.stock.memory", "http.floor.get", goal: .atLeast(0.7))
+    report.record(
+      Figure(
+        "http.ratio.ordersToFloor", .ratio, Samples(orders.ratios(to: floorPost)),
+        goal: .atLeast(0.5)))
+    report.record(Figure("http.floor.get", .requestsPerSecond, Samples(floorGet.rates)))
+    report.record(Figure("http.stock.memory", .requestsPerSecond, Samples(stock.rates)))
+    report.record(
+      Figure(
+        "http.ratio.stockToFloor", .ratio, Samples(stock.ratios(to: floorGet)),
+        goal: .atLeast(0.7)))
+    for (name, series) in [
+      ("floor.post", floorPost), ("orders.memory", orders), ("floor.get", floorGet),
+      ("stock.memory", stock),
+    ] {
+      report.record(Figure("http.cpu.\(name)", .microsecondsPerRequest, Samples(series.cpu)))
+    }
     for (name, server) in [("orders", orderServer), ("stock", stockServer)] {
       let status = server.stop()
       if let status, status != 0 {
@@ -254,12 +269,58 @@ struct HTTPBenchmarks {
     }
     report.record(Figure("http.postgres.8shops", .ordersPerSecond, Samples(inProcess)))
     report.record(Figure("http.orders.postgres.8connections", .ordersPerSecond, Samples(overHTTP)))
-    report.recordRatio(
-      "http.ratio.postgresTo8shops", "http.orders.postgres.8connections", "http.postgres.8shops",
-      goal: .atLeast(0.8))
+    report.record(
+      Figure(
+        "http.ratio.postgresTo8shops", .ratio,
+        Samples(zip(overHTTP, inProcess).map { $0 / $1 }), goal: .atLeast(0.8)))
   }
 
   // MARK: - Helpers
+
+  /// The runs of one side of a comparison: its rates and the server's CPU time per answer.
+  private struct Series {
+    var rates: [Double] = []
+    var cpu: [Double] = []
+
+    /// Adds a run, which must have had no refusal unless `refusedAllowed`; the rate
+    /// counts successes only.
+    mutating func add(_ driven: (run: Wrk.Run, cpu: Double), refusedAllowed: Bool = false)
+      throws(BenchmarkError)
+    {
+      let run = driven.run
+      guard refusedAllowed || run.refused == 0 else {
+        throw .wrongResult("\(run.refused) of \(run.responses) answers were not 2xx")
+      }
+      rates.append(run.rate * Double(run.responses - run.refused) / Double(max(1, run.responses)))
+      cpu.append(driven.cpu)
+    }
+
+    /// The last run, as a note shows it.
+    var last: String {
+      "\(Int(rates.last ?? 0)) (\(String(format: "%.1f", cpu.last ?? 0)))"
+    }
+
+    /// Each run's rate over the run of `other` just before it: load that changes between
+    /// runs weighs on both sides of each ratio.
+    func ratios(to other: Series) -> [Double] {
+      zip(rates, other.rates).map { $0 / $1 }
+    }
+  }
+
+  /// Drives `server` at `path` (after its origin) for one run, and measures its CPU time
+  /// (user and system) per answer over the run.
+  private func drive(
+    _ wrk: Wrk, _ server: ServerProcess, _ path: String, connections: Int,
+    script: String? = nil
+  ) throws(BenchmarkError) -> (run: Wrk.Run, cpu: Double) {
+    let before = server.cpuTime
+    let run = try wrk.run(
+      server.origin + path, connections: connections, for: duration, script: script)
+    guard let before, let after = server.cpuTime else {
+      throw .failed("cannot read the CPU time of process \(server.pid)")
+    }
+    return (run, (after - before).seconds * 1e6 / Double(max(1, run.responses)))
+  }
 
   /// Checks one answer before timing: a run of refusals would time nothing useful.
   private func expect(

@@ -97,6 +97,20 @@ final class ServerProcess {
     return kilobytes * 1024
   }
 
+  /// The CPU time it has used so far, user and system, from `/proc/PID/stat`.
+  var cpuTime: Duration? {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let end = text.lastIndex(of: ")")
+    else { return nil }
+    // After the command name: state (field 3) … utime (14), stime (15).
+    let fields = text[text.index(after: end)...].split(separator: " ")
+    guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else {
+      return nil
+    }
+    let ticks = sysconf(Int32(_SC_CLK_TCK))
+    return .microseconds((user + system) * 1_000_000 / max(1, ticks))
+  }
+
   /// Sends SIGTERM and waits up to 10 seconds for the exit, then kills it.
   ///
   /// - Returns: The exit status, or 128 + the signal that ended it; `nil` when it had
