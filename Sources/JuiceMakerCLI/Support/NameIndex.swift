@@ -69,14 +69,7 @@ struct NameIndex: Sendable {
   /// A name folded for matching: in Unicode normalization form C, lowercased, without
   /// white space, so a name typed decomposed finds the same juice or fruit.
   static func normalized(_ name: String) -> String {
-    // ASCII without capitals or white space, as every id is, folds to itself: an order by
-    // id skips Foundation's normalization.
-    let foldsToItself = name.utf8.allSatisfy { byte in
-      byte < 0x80 && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-        && byte != UInt8(ascii: " ") && !(0x09...0x0D).contains(byte)
-    }
-    if foldsToItself { return name }
-    return String(
+    String(
       name.precomposedStringWithCanonicalMapping.lowercased().unicodeScalars.filter {
         !$0.properties.isWhitespace
       })
