@@ -106,7 +106,8 @@ struct HTTPBenchmarks {
     try expect(200, "POST", "/api/v1/orders", on: floorServer, body: #"{"juice":"juice-1"}"#)
     Report.note(
       "http: floor \(floorServer.origin), orders \(orderServer.origin), stock"
-        + " \(stockServer.origin); \(pairs) runs of \(duration) each, load \(Benchmark.loadAverage)")
+        + " \(stockServer.origin); \(pairs) runs of \(duration) each, load \(Benchmark.loadAverage)"
+    )
     // Warm-up: first connections, first pages of every buffer.
     for (url, scripted) in [
       (floorOrdersURL, true), (ordersURL, true), (floorStockURL, false), (stockURL, false),
