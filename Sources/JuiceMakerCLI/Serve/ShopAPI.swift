@@ -24,6 +24,8 @@ final class ShopAPI: Sendable {
   /// The server's origin, such as `http://127.0.0.1:8080`, filled in once it listens.
   private let origin = Mutex("")
   private let draining = Atomic(false)
+  /// The last menu and stock documents written in each language.
+  private let documents = DocumentCache()
 
   init(
     shop: JuiceMaker, storage: any StockStorage, strings: StringCatalog, defaultTexts: Texts,
@@ -144,8 +146,13 @@ final class ShopAPI: Sendable {
       if request.bodyTooLarge { throw .bodyTooLarge(limit: ServeLimits.maximumBody) }
       if route.body != nil {
         let type = request.header("content-type") ?? ""
-        let media = type.split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
-        guard media?.lowercased() == "application/json" else {
+        // The media type before any parameter, without HTTP's optional white space (spaces
+        // and tabs); trimmed by hand, as Foundation's trimming bridges through NSString on
+        // every state-changing request.
+        var media = type.prefix { $0 != ";" }
+        while media.first == " " || media.first == "\t" { media.removeFirst() }
+        while media.last == " " || media.last == "\t" { media.removeLast() }
+        guard media.lowercased() == "application/json" else {
           throw .unsupportedMediaType(type)
         }
       }
@@ -204,13 +211,17 @@ final class ShopAPI: Sendable {
 
   private func menu(_ texts: Texts) throws(APIError) -> [UInt8] {
     let (levels, sequence) = try readLevels()
-    return APIDocuments.menu(
-      shop.catalog, makeable: shop.makeableCounts(levels: levels), sequence: sequence, texts)
+    return documents.document(.menu, texts, levels: levels, sequence: sequence) {
+      APIDocuments.menu(
+        shop.catalog, makeable: shop.makeableCounts(levels: levels), sequence: sequence, texts)
+    }
   }
 
   private func stock(_ texts: Texts) throws(APIError) -> [UInt8] {
     let (levels, sequence) = try readLevels()
-    return APIDocuments.stock(storage.fruits, levels: levels, sequence: sequence, texts)
+    return documents.document(.stock, texts, levels: levels, sequence: sequence) {
+      APIDocuments.stock(storage.fruits, levels: levels, sequence: sequence, texts)
+    }
   }
 
   private func order(_ request: HTTPRequest, _ texts: Texts) throws(APIError) -> HTTPResponse {
@@ -526,4 +537,39 @@ final class ShopAPI: Sendable {
 enum ServeLimits {
   /// The largest body read.
   static let maximumBody = 16 * 1024
+}
+
+/// The last menu and stock documents of each language, with the levels and sequence they
+/// were written for: a document asked for again at the same levels is not written again.
+final class DocumentCache: Sendable {
+  enum Kind: Hashable, Sendable { case menu, stock }
+
+  private struct Key: Hashable {
+    let kind: Kind
+    let language: String
+  }
+
+  private struct Entry {
+    let levels: [Int]
+    let sequence: Int64
+    let body: [UInt8]
+  }
+
+  private let entries = Mutex<[Key: Entry]>([:])
+
+  /// The document for these levels: the one written last if it was written for them,
+  /// else `write()`'s.
+  func document(
+    _ kind: Kind, _ texts: Texts, levels: [Int], sequence: Int64, write: () -> [UInt8]
+  ) -> [UInt8] {
+    let key = Key(kind: kind, language: texts.localizer.language)
+    if let entry = entries.withLock({ $0[key] }), entry.sequence == sequence,
+      entry.levels == levels
+    {
+      return entry.body
+    }
+    let body = write()
+    entries.withLock { $0[key] = Entry(levels: levels, sequence: sequence, body: body) }
+    return body
+  }
 }
