@@ -189,26 +189,26 @@ extension CatalogLocalization {
           (.error, .malformedSpecifier(specifier: specifier, problem: problem, branch: branch)))
       }
     }
-    var pluralForms: [(forms: PluralForms, substitution: String?)] = []
+    var pluralForms: [(forms: PluralForms, substitution: String?, takesFractions: Bool)] = []
     if case .plural(let forms) = body {
-      pluralForms.append((forms, nil))
+      pluralForms.append((forms, nil, forms.takesFractions))
     }
     for name in substitutions.keys.sorted() {
-      if let forms = substitutions[name]?.forms {
-        pluralForms.append((forms, name))
+      if let substitution = substitutions[name], let forms = substitution.forms {
+        let takesFractions = substitution.format?.conversion.isFloatingPoint ?? false
+        pluralForms.append((forms, name, takesFractions || forms.takesFractions))
       }
     }
-    let carriesRule = PluralRule.carriesRule(for: language)
-    for (forms, substitution) in pluralForms {
-      let expected = Set(rule.requiredCategories + [.zero, .other])
-      for (category, _) in forms.branches where carriesRule && !expected.contains(category) {
+    let used = Set(rule.categories + [.zero, .other])
+    for (forms, substitution, takesFractions) in pluralForms {
+      for (category, _) in forms.branches where rule.isFromCLDR && !used.contains(category) {
         issues.append(
           (.warning, .unusedPluralCategory(category.rawValue, substitution: substitution)))
       }
       for name in forms.unknownNames {
         issues.append((.warning, .unusedPluralCategory(name, substitution: substitution)))
       }
-      for category in Set(rule.requiredCategories + [.other]).sorted(by: { $0.order < $1.order })
+      for category in rule.neededCategories(takesFractions: takesFractions)
       where forms[category] == nil {
         issues.append(
           (
@@ -218,12 +218,5 @@ extension CatalogLocalization {
       }
     }
     return issues
-  }
-}
-
-extension PluralCategory {
-  /// The position in CLDR order.
-  fileprivate var order: Int {
-    PluralCategory.allCases.firstIndex(of: self) ?? 0
   }
 }
