@@ -179,7 +179,15 @@ public struct CLI {
 extension CLIError {
   /// The message when no string catalog could be loaded to say it in the user's language.
   var fallbackMessage: String {
-    if case .invalidStrings(let error) = self { return Texts.shown(error.description) }
+    if case .invalidStrings(let error) = self {
+      return error.lines.map(Texts.shown).joined(separator: "\n")
+    }
     return code
   }
+}
+
+extension LocalizationError {
+  /// Each problem's sentence, one per line: shown one by one, so that the line breaks
+  /// between them are not escaped as the catalog's own text is.
+  var lines: [String] { problems.map(\.description) }
 }

@@ -142,10 +142,12 @@ extension LocalizationError {
   /// Each problem as an error issue.
   fileprivate var issues: [LocalizationIssue] {
     problems.map { problem in
-      let key: String? =
-        if case .duplicateKey(let key, _, _) = problem { key } else { nil }
+      guard case .duplicateKey(let key, let language, _, _) = problem else {
+        return LocalizationIssue(
+          severity: .error, language: nil, key: nil, problem: .unloadable(problem))
+      }
       return LocalizationIssue(
-        severity: .error, language: nil, key: key, problem: .unloadable(problem))
+        severity: .error, language: language, key: key, problem: .unloadable(problem))
     }
   }
 }
