@@ -55,6 +55,20 @@ struct LanguageTests {
     #expect(usage.stderr == "--count 값은 1 이상이어야 해요. 0은 안 돼요.\n")
   }
 
+  @Test(arguments: [
+    (["n"], "“n”이라는 명령은 없어요. juice-maker --help로 명령을 확인하세요.\n"),
+    (["stock", "add", "kiwi"], "stock add 명령에 N이 필요해요.\n"),
+    (["order", "kiwi-juice", "--count", "3x"], "--count 값은 정수여야 해요. “3x”는 정수가 아니에요.\n"),
+  ])
+  func koreanParticlesFollowLatinLettersAndDigits(arguments: [String], message: String)
+    async throws
+  {
+    let sandbox = try Sandbox()
+    let outcome = try await sandbox.run(["--lang", "ko"] + arguments)
+    #expect(outcome.status == 64, "\(outcome)")
+    #expect(outcome.stderr == message)
+  }
+
   @Test func helpIsLocalized() async throws {
     let sandbox = try Sandbox()
     let english = try await sandbox.run(["order", "--help"])
