@@ -139,8 +139,8 @@ extension StringCatalog {
 }
 
 extension LocalizationError {
-  /// Each problem as an error issue.
-  fileprivate var issues: [LocalizationIssue] {
+  /// Each problem as an error issue, with the key and language of a key two files define.
+  package var issues: [LocalizationIssue] {
     problems.map { problem in
       guard case .duplicateKey(let key, let language, _, _) = problem else {
         return LocalizationIssue(

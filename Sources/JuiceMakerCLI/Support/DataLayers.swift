@@ -8,7 +8,8 @@ import JuiceMakerKit
 /// `~/.config/`), then the directory given by `--recipes`/`--localization` or
 /// `JUICE_MAKER_RECIPES`/`JUICE_MAKER_LOCALIZATION`. A file in a later layer replaces the
 /// earlier layers' file of the same name; a new name adds to them. The merged files load
-/// in file-name order, as one directory's would.
+/// in file-name order, as one directory's would. A file of the user's layer with problems
+/// is left out by the `…SkippingBroken…` loaders, which every command but `validate` uses.
 enum DataLayers {
   /// A layer of data files.
   enum Layer: String, Sendable, Encodable, CaseIterable {
@@ -72,39 +73,126 @@ enum DataLayers {
   /// The version of the built-in data, a hash of its files.
   static var builtInVersion: String { BuiltInData.version }
 
-  /// Loads packs.
+  /// Loads packs; every problem stops the load.
   static func loadCatalog(_ packs: [File]) throws(CLIError) -> Catalog {
     do throws(CatalogError) {
-      return try Catalog.load(
-        packs.map { file in
-          file.builtInText.map { .bytes(Array($0.utf8), name: file.path) } ?? .file(file.path)
-        })
+      return try Catalog.load(packs.map(\.source))
     } catch {
       throw .invalidPacks(error)
     }
   }
 
-  /// Loads string catalogs.
+  /// Loads packs, leaving out the user's packs that have problems.
+  ///
+  /// A broken file in the user's layer does not stop the program: the packs load without
+  /// it, and its problems come back to be shown as a warning. A problem that names no file
+  /// of the user's layer (one of a built-in or given pack alone) still stops the load, as
+  /// does one that remains once every user's file it names is left out.
+  ///
+  /// - Parameter packs: The packs of every layer, in load order.
+  /// - Returns: The catalog, the user's files left out, and their problems (`nil` for none).
+  /// - Throws: `CLIError.invalidPacks` with the problems of the other layers.
+  static func loadCatalogSkippingBrokenUserPacks(_ packs: [File]) throws(CLIError) -> (
+    catalog: Catalog, skipped: [File], problems: CatalogError?
+  ) {
+    var remaining = packs
+    var skipped: [File] = []
+    var problems: [CatalogError.Problem] = []
+    while true {
+      do throws(CatalogError) {
+        let catalog = try Catalog.load(remaining.map(\.source))
+        return (catalog, skipped, problems.isEmpty ? nil : CatalogError(problems: problems))
+      } catch {
+        guard let culprits = culprits(of: error.problems.map(\.files), in: remaining) else {
+          throw .invalidPacks(error)
+        }
+        skipped += culprits
+        problems += error.problems
+        remaining.removeAll { file in culprits.contains { $0.path == file.path } }
+      }
+    }
+  }
+
+  /// Loads string catalogs; every problem stops the load.
   static func loadStrings(_ catalogs: [File]) throws(LocalizationError) -> StringCatalog {
+    try StringCatalog(sources: sources(of: catalogs))
+  }
+
+  /// Loads string catalogs, leaving out the user's catalogs that have problems, as
+  /// ``loadCatalogSkippingBrokenUserPacks(_:)`` leaves out packs.
+  ///
+  /// - Parameter catalogs: The catalogs of every layer, in load order.
+  /// - Returns: The strings, the user's files left out, and their problems (`nil` for none).
+  /// - Throws: `LocalizationError` with the problems of the other layers.
+  static func loadStringsSkippingBrokenUserCatalogs(_ catalogs: [File])
+    throws(LocalizationError) -> (
+      strings: StringCatalog, skipped: [File], problems: LocalizationError?
+    )
+  {
+    var remaining = catalogs
+    var skipped: [File] = []
+    var problems: [LocalizationError] = []
+    while true {
+      do throws(LocalizationError) {
+        let strings = try loadStrings(remaining)
+        return (strings, skipped, LocalizationError.combined(problems))
+      } catch {
+        guard let culprits = culprits(of: error.problems.map(\.files), in: remaining) else {
+          throw error
+        }
+        skipped += culprits
+        problems += error.problems
+        remaining.removeAll { file in culprits.contains { $0.path == file.path } }
+      }
+    }
+  }
+
+  /// The user's files to leave out for some problems, or `nil` when a problem is not the
+  /// user's to answer for.
+  ///
+  /// Each problem names its file first, then, for something defined twice, the file that
+  /// defined it first; of those, the first of the user's layer is at fault.
+  ///
+  /// - Parameters:
+  ///   - problems: The files each problem names.
+  ///   - files: The files that were loaded.
+  /// - Returns: The files at fault, in load order, or `nil` when some problem names no file
+  ///   of the user's layer.
+  private static func culprits(of problems: [[String]], in files: [File]) -> [File]? {
+    let user = Set(files.filter { $0.layer == .user }.map(\.path))
+    var faulty: Set<String> = []
+    for named in problems {
+      guard let culprit = named.first(where: user.contains) else { return nil }
+      faulty.insert(culprit)
+    }
+    return faulty.isEmpty ? nil : files.filter { faulty.contains($0.path) }
+  }
+
+  /// The name and contents of each catalog, read as packs are: a regular file of at most
+  /// 16 MiB.
+  private static func sources(of catalogs: [File]) throws(LocalizationError) -> [(
+    name: String, data: Data
+  )] {
     var sources: [(name: String, data: Data)] = []
+    var errors: [LocalizationError] = []
     for file in catalogs {
       if let text = file.builtInText {
         sources.append((file.path, Data(text.utf8)))
         continue
       }
-      // Read as packs are: a regular file of at most 16 MiB.
       switch Catalog.readFile(atPath: file.path) {
       case .bytes(let bytes):
         sources.append((file.path, Data(bytes)))
       case .unreadable(.unreadable(let detail)):
-        throw .unreadableFile(file: file.path, reason: detail)
+        errors.append(.unreadableFile(file: file.path, reason: detail))
       case .unreadable(.notAFile):
-        throw .unreadableFile(file: file.path, reason: "not a regular file")
+        errors.append(.unreadableFile(file: file.path, reason: "not a regular file"))
       case .unreadable(let reason):
-        throw .unreadableFile(file: file.path, reason: reason.description)
+        errors.append(.unreadableFile(file: file.path, reason: reason.description))
       }
     }
-    return try StringCatalog(sources: sources)
+    if let error = LocalizationError.combined(errors) { throw error }
+    return sources
   }
 
   // MARK: - Finding the files
@@ -168,5 +256,51 @@ enum DataLayers {
       throw .noCatalogFiles(location: directory.path)
     }
     return files.map { directory.appending(path: $0, directoryHint: .notDirectory).path }
+  }
+}
+
+// MARK: - Which files a problem names
+
+extension DataLayers.File {
+  /// Where the pack loader reads the file from.
+  fileprivate var source: PackSource {
+    builtInText.map { .bytes(Array($0.utf8), name: path) } ?? .file(path)
+  }
+}
+
+extension CatalogError.Problem {
+  /// The files the problem names: the file it is in, then, for an id defined twice, the
+  /// file that defined it first.
+  fileprivate var files: [String] {
+    switch reason {
+    case .duplicateFruit(_, let firstFile, _), .duplicateJuice(_, let firstFile, _):
+      [file, firstFile]
+    default:
+      [file]
+    }
+  }
+}
+
+extension LocalizationError {
+  /// The files a problem names: the file it is in, then, for a key two files give one
+  /// language, the file that gave it first.
+  fileprivate var files: [String] {
+    switch self {
+    case .unreadableFile(let file, _), .malformedJSON(let file, _),
+      .invalidStructure(let file, _, _, _, _):
+      [file]
+    case .duplicateKey(_, _, let firstFile, let secondFile): [secondFile, firstFile]
+    case .unreadableDirectory, .noCatalogFiles: []
+    case .multiple(let errors): errors.flatMap(\.files)
+    }
+  }
+
+  /// Several problems as one error, or `nil` for none.
+  fileprivate static func combined(_ errors: [LocalizationError]) -> LocalizationError? {
+    switch errors.count {
+    case 0: nil
+    case 1: errors[0]
+    default: .multiple(errors: errors)
+    }
   }
 }
