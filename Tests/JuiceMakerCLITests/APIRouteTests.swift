@@ -15,7 +15,7 @@ struct APIRouteTests {
       return
     }
     #expect(route.operation == .editStock)
-    #expect(parameter.map { Query.decode($0) } == "키위")
+    #expect(parameter.map { Query.decodeSegment($0) } == "키위")
   }
 
   @Test func anotherMethodOnARoutesPathListsTheMethodsItTakes() {

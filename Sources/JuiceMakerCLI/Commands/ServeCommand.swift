@@ -103,9 +103,10 @@ struct ServeCommand: Command {
         fruits: catalog.fruits.map(\.id), levels: catalog.fruits.map(\.initialStock),
         journalsOrders: true)
     } else {
-      storage = try context.openStorage(
-        for: catalog, creating: context.usesDefaultStore ? .ifMissing : .never
-      ).storage
+      let opened = try context.openStorage(
+        for: catalog, creating: context.usesDefaultStore ? .ifMissing : .never)
+      storage = opened.storage
+      if opened.created { context.noteCreatedDefaultStore(storage) }
     }
     let store = FruitStore(storage: storage)
     let shop = JuiceMaker(name: context.shopName, catalog: catalog, store: store)

@@ -17,6 +17,8 @@ final class AccessControl: Sendable {
     let expires: ContinuousClock.Instant
   }
 
+  private static let everyRole = Set(AccessRole.allCases)
+
   /// The name of the session cookie.
   static let cookieName = "juice_session"
   /// How long a session lasts.
@@ -35,7 +37,7 @@ final class AccessControl: Sendable {
   /// The roles a request holds: every role without a token file; those of its bearer
   /// token or session cookie otherwise; `nil` when it has neither or they are not valid.
   func roles(of request: some HTTPHeaderLookup) -> Set<AccessRole>? {
-    guard tokens != nil else { return Set(AccessRole.allCases) }
+    guard tokens != nil else { return Self.everyRole }
     if let authorization = request.header("authorization") {
       let parts = authorization.split(separator: " ", maxSplits: 1)
       guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
@@ -53,7 +55,7 @@ final class AccessControl: Sendable {
 
   /// The roles of a token, compared in constant time against every token of the file.
   func roles(ofToken token: String) -> Set<AccessRole>? {
-    guard let tokens else { return Set(AccessRole.allCases) }
+    guard let tokens else { return Self.everyRole }
     let given = Array(token.utf8)
     var found: Set<AccessRole>?
     for entry in tokens where Self.constantTimeEqual(given, entry.token) {

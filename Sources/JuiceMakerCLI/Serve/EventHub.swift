@@ -17,8 +17,10 @@ final class EventHub: Sendable {
   private struct Subscriber {
     let stream: EventStream
     let texts: Texts
-    /// The newest sequence written to it.
-    var sent: Int64
+    /// Entries up to this sequence are the client's already.
+    let floor: Int64
+    /// Entries above `floor` it was sent while catching up, not to be sent again.
+    var caughtUp: Set<Int64>
   }
 
   private struct State {
@@ -86,8 +88,10 @@ final class EventHub: Sendable {
     box.withLock { $0 = id }
     stream.send(Array("retry: 1000\n\n".utf8))
     try state.withLock { state throws(CLIError) in
-      var sent = state.seen
-      if let after, after < state.seen {
+      // The journal's newest entry, read now: the hub's thread may not have seen it yet.
+      let newest = try Self.newestSequence(storage)
+      var caughtUp: Set<Int64> = []
+      if let after, after < newest {
         let missed: [JournalEntry]
         do throws(StockStorageError) {
           missed = try storage.journal(
@@ -96,17 +100,24 @@ final class EventHub: Sendable {
           throw CLIError(error)
         }
         if missed.count > Self.backlogLimit {
-          stream.send(Self.named("reset", sequence: state.seen))
-        } else {
-          for entry in missed.reversed() where entry.sequence <= state.seen {
-            stream.send(Self.event(entry, texts))
+          stream.send(Self.named("reset", sequence: newest))
+          stream.send(Self.named("live", sequence: newest))
+          state.subscribers[id] = Subscriber(
+            stream: stream, texts: texts, floor: newest, caughtUp: [])
+          return
+        }
+        for entry in missed.reversed() {
+          stream.send(Self.event(entry, texts))
+          // Those the thread has read already never come again.
+          if !state.recent.contains(entry.sequence), entry.sequence > state.seen - Self.window {
+            caughtUp.insert(entry.sequence)
           }
         }
-      } else if let after {
-        sent = max(after, state.seen)
       }
-      stream.send(Self.named("live", sequence: sent))
-      state.subscribers[id] = Subscriber(stream: stream, texts: texts, sent: sent)
+      let floor = after ?? newest
+      stream.send(Self.named("live", sequence: max(floor, caughtUp.max() ?? floor)))
+      state.subscribers[id] = Subscriber(
+        stream: stream, texts: texts, floor: floor, caughtUp: caughtUp)
     }
     return stream
   }
@@ -156,6 +167,11 @@ final class EventHub: Sendable {
         state.seen = max(state.seen, entry.sequence)
         rendered.removeAll(keepingCapacity: true)
         for (id, subscriber) in state.subscribers {
+          if entry.sequence <= subscriber.floor { continue }
+          if subscriber.caughtUp.contains(entry.sequence) {
+            state.subscribers[id]?.caughtUp.remove(entry.sequence)
+            continue
+          }
           let language = subscriber.texts.localizer.language
           let bytes =
             rendered[language]
@@ -165,12 +181,14 @@ final class EventHub: Sendable {
               return bytes
             }()
           subscriber.stream.send(bytes)
-          state.subscribers[id]?.sent = max(subscriber.sent, entry.sequence)
         }
       }
       let floor = state.seen - Self.window
       if state.recent.count > Int(Self.window) * 4 {
         state.recent = state.recent.filter { $0 > floor }
+      }
+      for (id, subscriber) in state.subscribers where !subscriber.caughtUp.isEmpty {
+        state.subscribers[id]?.caughtUp = subscriber.caughtUp.filter { $0 > floor }
       }
     }
   }

@@ -100,6 +100,12 @@ struct JSONWriter {
   /// Writes a string literal: `"`, `\` and control characters escaped, the rest as UTF-8.
   private mutating func quote(_ text: String) {
     bytes.append(UInt8(ascii: "\""))
+    // Most text needs no escape: copied whole.
+    if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
+      bytes.append(contentsOf: text.utf8)
+      bytes.append(UInt8(ascii: "\""))
+      return
+    }
     for byte in text.utf8 {
       switch byte {
       case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])

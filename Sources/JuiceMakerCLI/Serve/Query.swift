@@ -1,4 +1,5 @@
 import Foundation
+import JuiceMakerCatalog
 import JuiceMakerHTTP
 
 /// A request's query parameters, percent-decoded; the first of a repeated name counts.
@@ -14,35 +15,16 @@ struct Query {
 
   subscript(name: String) -> String? { values[name] }
 
-  /// Percent-decodes a path segment or a query value (`+` is a space in a query); an
-  /// escape that is not one, or bytes that are not UTF-8, are kept as written.
+  /// Percent-decodes a query name or value, `+` standing for a space; text with an escape
+  /// that is not one, or that is not UTF-8, is kept as written.
   static func decode(_ text: some StringProtocol) -> String {
-    guard text.contains("%") || text.contains("+") else { return String(text) }
-    var bytes: [UInt8] = []
-    var iterator = Array(text.utf8)[...]
-    while let byte = iterator.popFirst() {
-      if byte == UInt8(ascii: "%"), iterator.count >= 2,
-        let high = hex(iterator[iterator.startIndex]),
-        let low = hex(iterator[iterator.startIndex + 1])
-      {
-        bytes.append(high << 4 | low)
-        iterator = iterator.dropFirst(2)
-      } else if byte == UInt8(ascii: "+") {
-        bytes.append(UInt8(ascii: " "))
-      } else {
-        bytes.append(byte)
-      }
-    }
-    return String(validating: bytes, as: UTF8.self) ?? String(text)
+    let spaced = text.contains("+") ? text.replacingOccurrences(of: "+", with: " ") : String(text)
+    return PercentEncoding.decoded(spaced) ?? spaced
   }
 
-  private static func hex(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
-    }
+  /// Percent-decodes a path segment, where `+` is itself; as written when it is not valid.
+  static func decodeSegment(_ text: some StringProtocol) -> String {
+    PercentEncoding.decoded(text) ?? String(text)
   }
 }
 

@@ -155,7 +155,7 @@ final class ShopAPI: Sendable {
     case .stock: return try .response(json(200, stock(texts)))
     case .order: return try .response(order(request, texts))
     case .editStock:
-      return try .response(editStock(Query.decode(parameter ?? ""), request, texts))
+      return try .response(editStock(Query.decodeSegment(parameter ?? ""), request, texts))
     case .history: return try .response(json(200, history(query, texts)))
     case .events: return try events(request, query, texts)
     case .strings: return .response(json(200, words(texts)))

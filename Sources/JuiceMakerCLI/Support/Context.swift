@@ -88,12 +88,14 @@ struct Context {
   {
     let opened = try openStorage(
       for: catalog, creating: usesDefaultStore ? .ifMissing : .never, busyTimeout: busyTimeout)
-    if opened.created {
-      errorOutput.write(
-        texts.string("store.created.default", .string(texts.shown(opened.storage.location)))
-          + "\n")
-    }
+    if opened.created { noteCreatedDefaultStore(opened.storage) }
     return FruitStore(storage: opened.storage)
+  }
+
+  /// Says on standard error that the default store was created on first use.
+  func noteCreatedDefaultStore(_ storage: any StockStorage) {
+    errorOutput.write(
+      texts.string("store.created.default", .string(texts.shown(storage.location))) + "\n")
   }
 
   /// Opens the storage of the store `store` names: a PostgreSQL database for a
