@@ -82,12 +82,8 @@ enum DataLayers {
     }
   }
 
-  /// Loads packs, leaving out the user's packs that have problems.
-  ///
-  /// A broken file in the user's layer does not stop the program: the packs load without
-  /// it, and its problems come back to be shown as a warning. A problem that names no file
-  /// of the user's layer (one of a built-in or given pack alone) still stops the load, as
-  /// does one that remains once every user's file it names is left out.
+  /// Loads packs, leaving out the user's packs that have problems; see
+  /// ``loadSkippingBrokenUserFiles(_:load:namedFiles:)``.
   ///
   /// - Parameter packs: The packs of every layer, in load order.
   /// - Returns: The catalog, the user's files left out, and their problems (`nil` for none).
@@ -95,21 +91,16 @@ enum DataLayers {
   static func loadCatalogSkippingBrokenUserPacks(_ packs: [File]) throws(CLIError) -> (
     catalog: Catalog, skipped: [File], problems: CatalogError?
   ) {
-    var remaining = packs
-    var skipped: [File] = []
-    var problems: [CatalogError.Problem] = []
-    while true {
-      do throws(CatalogError) {
-        let catalog = try Catalog.load(remaining.map(\.source))
-        return (catalog, skipped, problems.isEmpty ? nil : CatalogError(problems: problems))
-      } catch {
-        guard let culprits = culprits(of: error.problems.map(\.files), in: remaining) else {
-          throw .invalidPacks(error)
-        }
-        skipped += culprits
-        problems += error.problems
-        remaining.removeAll { file in culprits.contains { $0.path == file.path } }
-      }
+    do throws(CatalogError) {
+      let loaded = try loadSkippingBrokenUserFiles(
+        packs, load: { files throws(CatalogError) in try Catalog.load(files.map(\.source)) },
+        namedFiles: { $0.problems.map(\.files) })
+      let problems = loaded.failures.flatMap(\.problems)
+      return (
+        loaded.value, loaded.skipped, problems.isEmpty ? nil : CatalogError(problems: problems)
+      )
+    } catch {
+      throw .invalidPacks(error)
     }
   }
 
@@ -118,8 +109,8 @@ enum DataLayers {
     try StringCatalog(sources: sources(of: catalogs))
   }
 
-  /// Loads string catalogs, leaving out the user's catalogs that have problems, as
-  /// ``loadCatalogSkippingBrokenUserPacks(_:)`` leaves out packs.
+  /// Loads string catalogs, leaving out the user's catalogs that have problems; see
+  /// ``loadSkippingBrokenUserFiles(_:load:namedFiles:)``.
   ///
   /// - Parameter catalogs: The catalogs of every layer, in load order.
   /// - Returns: The strings, the user's files left out, and their problems (`nil` for none).
@@ -129,43 +120,52 @@ enum DataLayers {
       strings: StringCatalog, skipped: [File], problems: LocalizationError?
     )
   {
-    var remaining = catalogs
-    var skipped: [File] = []
-    var problems: [LocalizationError] = []
-    while true {
-      do throws(LocalizationError) {
-        let strings = try loadStrings(remaining)
-        return (strings, skipped, LocalizationError.combined(problems))
-      } catch {
-        guard let culprits = culprits(of: error.problems.map(\.files), in: remaining) else {
-          throw error
-        }
-        skipped += culprits
-        problems += error.problems
-        remaining.removeAll { file in culprits.contains { $0.path == file.path } }
-      }
-    }
+    let loaded = try loadSkippingBrokenUserFiles(
+      catalogs, load: loadStrings, namedFiles: { $0.problems.map(\.files) })
+    return (
+      loaded.value, loaded.skipped, LocalizationError.combined(loaded.failures.flatMap(\.problems))
+    )
   }
 
-  /// The user's files to leave out for some problems, or `nil` when a problem is not the
-  /// user's to answer for.
+  /// Loads files, leaving out the user's files that have problems.
   ///
-  /// Each problem names its file first, then, for something defined twice, the file that
-  /// defined it first; of those, the first of the user's layer is at fault.
+  /// A broken file in the user's layer does not stop the program: the files load without it,
+  /// and its problems come back to be shown as a warning. Each problem names its file first,
+  /// then, for something defined twice, the file that defined it first; the first of those in
+  /// the user's layer is left out, and the rest load again, until they load or a problem
+  /// names no file of the user's layer (a built-in or given file broken by itself), which
+  /// stops the load. A user's file that needs one left out is left out in turn.
   ///
   /// - Parameters:
-  ///   - problems: The files each problem names.
-  ///   - files: The files that were loaded.
-  /// - Returns: The files at fault, in load order, or `nil` when some problem names no file
-  ///   of the user's layer.
-  private static func culprits(of problems: [[String]], in files: [File]) -> [File]? {
+  ///   - files: The files of every layer, in load order.
+  ///   - load: Loads some of the files.
+  ///   - namedFiles: The paths each problem of a failure names, most at fault first.
+  /// - Returns: What loaded, the user's files left out, and the failures that left them out.
+  /// - Throws: The failure that stops the load.
+  private static func loadSkippingBrokenUserFiles<Value, Failure: Error>(
+    _ files: [File], load: ([File]) throws(Failure) -> Value,
+    namedFiles: (Failure) -> [[String]]
+  ) throws(Failure) -> (value: Value, skipped: [File], failures: [Failure]) {
     let user = Set(files.filter { $0.layer == .user }.map(\.path))
-    var faulty: Set<String> = []
-    for named in problems {
-      guard let culprit = named.first(where: user.contains) else { return nil }
-      faulty.insert(culprit)
+    var remaining = files
+    var skipped: [File] = []
+    var failures: [Failure] = []
+    while true {
+      do throws(Failure) {
+        return (try load(remaining), skipped, failures)
+      } catch {
+        var faulty: Set<String> = []
+        for named in namedFiles(error) {
+          guard let culprit = named.first(where: user.contains) else { throw error }
+          faulty.insert(culprit)
+        }
+        let culprits = remaining.filter { faulty.contains($0.path) }
+        guard !culprits.isEmpty else { throw error }
+        skipped += culprits
+        failures.append(error)
+        remaining.removeAll { faulty.contains($0.path) }
+      }
     }
-    return faulty.isEmpty ? nil : files.filter { faulty.contains($0.path) }
   }
 
   /// The name and contents of each catalog, read as packs are: a regular file of at most
