@@ -5,10 +5,6 @@
 ///
 /// From CLDR 47. Each case is named after one of its languages.
 package enum CLDRPluralRuleSet: Sendable, Hashable, CaseIterable {
-  /// is
-  /// - one: `t in 0 and i mod 10 in 1 and i mod 100 not in 11 or t mod 10 in 1 and t mod 100 not in
-  ///   11`
-  case `is`
   /// af, an, asa, az, bal, bem, bez, bg, brx, ce, cgg, chr, ckb, dv, ee, el, eo, eu, fo, fur, gsw,
   /// ha, haw, hu, jgo, jmc, ka, kaj, kcg, kk, kkj, kl, ks, ksb, ku, ky, lb, lg, mas, mgo, ml, mn,
   /// mr, nb, nd, ne, nn, nnh, no, nr, ny, nyn, om, or, os, pap, ps, rm, rof, rwk, saq, sd, sdh,
@@ -114,6 +110,10 @@ package enum CLDRPluralRuleSet: Sendable, Hashable, CaseIterable {
   /// - one: `i in 1 and v in 0 or i in 0 and v not in 0`
   /// - two: `i in 2 and v in 0`
   case he
+  /// is
+  /// - one: `t in 0 and i mod 10 in 1 and i mod 100 not in 11 or t mod 10 in 1 and t mod 100 not in
+  ///   11`
+  case `is`
   /// iu, naq, sat, se, sma, smj, smn, sms
   /// - one: `n in 1`
   /// - two: `n in 2`
@@ -202,8 +202,6 @@ package enum CLDRPluralRuleSet: Sendable, Hashable, CaseIterable {
   /// - Parameter tag: A normalized language tag; only a language or a language and region.
   package init?(tag: String) {
     switch tag {
-    case "is":
-      self = .`is`
     case "af", "an", "asa", "az", "bal", "bem", "bez", "bg", "brx", "ce", "cgg", "chr", "ckb",
       "dv", "ee", "el", "eo", "eu", "fo", "fur", "gsw", "ha", "haw", "hu", "jgo", "jmc", "ka",
       "kaj", "kcg", "kk", "kkj", "kl", "ks", "ksb", "ku", "ky", "lb", "lg", "mas", "mgo", "ml",
@@ -256,6 +254,8 @@ package enum CLDRPluralRuleSet: Sendable, Hashable, CaseIterable {
       self = .gv
     case "he":
       self = .he
+    case "is":
+      self = .`is`
     case "iu", "naq", "sat", "se", "sma", "smj", "smn", "sms":
       self = .iu
     case "aa", "ab", "agq", "ann", "apc", "arn", "ba", "bas", "bew", "bgc", "bgn", "blt", "bm",
@@ -307,13 +307,6 @@ package enum CLDRPluralRuleSet: Sendable, Hashable, CaseIterable {
   /// - Returns: The category; `other` when no rule matches.
   func category(_ o: PluralOperands) -> PluralCategory {
     switch self {
-    case .`is`:
-      if ((((o.t == 0) && (o.i % 10 == 1)) && !(o.i % 100 == 11))
-        || ((o.t % 10 == 1) && !(o.t % 100 == 11)))
-      {
-        return .one
-      }
-      return .other
     case .af:
       if (o.isWhole && o.i == 1) { return .one }
       return .other
@@ -465,6 +458,13 @@ package enum CLDRPluralRuleSet: Sendable, Hashable, CaseIterable {
       if (((o.i == 1) && (o.v == 0)) || ((o.i == 0) && !(o.v == 0))) { return .one }
       if ((o.i == 2) && (o.v == 0)) { return .two }
       return .other
+    case .`is`:
+      if ((((o.t == 0) && (o.i % 10 == 1)) && !(o.i % 100 == 11))
+        || ((o.t % 10 == 1) && !(o.t % 100 == 11)))
+      {
+        return .one
+      }
+      return .other
     case .iu:
       if (o.isWhole && o.i == 1) { return .one }
       if (o.isWhole && o.i == 2) { return .two }
@@ -602,7 +602,6 @@ package enum CLDRPluralRuleSet: Sendable, Hashable, CaseIterable {
   /// Every category the rules choose for some number, in CLDR order; `other` always.
   var categories: [PluralCategory] {
     switch self {
-    case .`is`: [.one, .other]
     case .af: [.one, .other]
     case .ak: [.one, .other]
     case .am: [.one, .other]
@@ -625,6 +624,7 @@ package enum CLDRPluralRuleSet: Sendable, Hashable, CaseIterable {
     case .gd: [.one, .two, .few, .other]
     case .gv: [.one, .two, .few, .many, .other]
     case .he: [.one, .two, .other]
+    case .`is`: [.one, .other]
     case .iu: [.one, .two, .other]
     case .ko: [.other]
     case .kw: [.zero, .one, .two, .few, .many, .other]
@@ -647,7 +647,6 @@ package enum CLDRPluralRuleSet: Sendable, Hashable, CaseIterable {
   /// Every category the rules choose for some whole number, in CLDR order.
   var wholeNumberCategories: [PluralCategory] {
     switch self {
-    case .`is`: [.one, .other]
     case .af: [.one, .other]
     case .ak: [.one, .other]
     case .am: [.one, .other]
@@ -670,6 +669,7 @@ package enum CLDRPluralRuleSet: Sendable, Hashable, CaseIterable {
     case .gd: [.one, .two, .few, .other]
     case .gv: [.one, .two, .few, .other]
     case .he: [.one, .two, .other]
+    case .`is`: [.one, .other]
     case .iu: [.one, .two, .other]
     case .ko: [.other]
     case .kw: [.zero, .one, .two, .few, .many, .other]

@@ -165,7 +165,7 @@ def main():
             "whole": [c for c in CATEGORIES if c in whole],
             "all": [c for c in CATEGORIES if c in whole | fraction | {"other"}],
         })
-    cases.sort(key=lambda case: case["name"])
+    cases.sort(key=lambda case: case["name"].strip("`"))
 
     out = []
     w = out.append
