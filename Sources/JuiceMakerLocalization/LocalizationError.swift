@@ -37,7 +37,7 @@ extension LocalizationError {
   }
 
   /// Combines collected problems into one error, or returns `nil` when there are none.
-  static func combining(_ errors: [LocalizationError]) -> LocalizationError? {
+  package static func combining(_ errors: [LocalizationError]) -> LocalizationError? {
     switch errors.count {
     case 0: nil
     case 1: errors[0]

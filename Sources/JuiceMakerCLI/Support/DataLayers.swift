@@ -123,7 +123,7 @@ enum DataLayers {
     let loaded = try loadSkippingBrokenUserFiles(
       catalogs, load: loadStrings, namedFiles: { $0.problems.map(\.files) })
     return (
-      loaded.value, loaded.skipped, LocalizationError.combined(loaded.failures.flatMap(\.problems))
+      loaded.value, loaded.skipped, LocalizationError.combining(loaded.failures.flatMap(\.problems))
     )
   }
 
@@ -191,7 +191,7 @@ enum DataLayers {
         errors.append(.unreadableFile(file: file.path, reason: reason.description))
       }
     }
-    if let error = LocalizationError.combined(errors) { throw error }
+    if let error = LocalizationError.combining(errors) { throw error }
     return sources
   }
 
@@ -292,15 +292,6 @@ extension LocalizationError {
     case .duplicateKey(_, _, let firstFile, let secondFile): [secondFile, firstFile]
     case .unreadableDirectory, .noCatalogFiles: []
     case .multiple(let errors): errors.flatMap(\.files)
-    }
-  }
-
-  /// Several problems as one error, or `nil` for none.
-  fileprivate static func combined(_ errors: [LocalizationError]) -> LocalizationError? {
-    switch errors.count {
-    case 0: nil
-    case 1: errors[0]
-    default: .multiple(errors: errors)
     }
   }
 }
