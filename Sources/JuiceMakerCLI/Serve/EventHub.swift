@@ -29,6 +29,8 @@ final class EventHub: Sendable {
     var seen: Int64 = 0
     /// Sequences delivered lately, for entries that commit out of order.
     var recent: Set<Int64> = []
+    /// Whether the thread stopped following the journal while no stream was open.
+    var idle = true
     var stopped = false
   }
 
@@ -140,26 +142,56 @@ final class EventHub: Sendable {
 
   private func run() {
     var lastBeat = ContinuousClock.now
+    var lastSweep = ContinuousClock.now
     while !state.withLock({ $0.stopped }) {
-      do {
-        try storage.waitForChanges(timeout: .seconds(1))
-        try deliver()
-      } catch {
-        // The store does not answer: try again after a while; `/healthz` says why.
-        Thread.sleep(forTimeInterval: 0.5)
-      }
       if ContinuousClock.now - lastBeat >= Self.heartbeat {
         lastBeat = .now
         let streams = state.withLock { $0.subscribers.values.map(\.stream) }
         for stream in streams { stream.send(Array(": heartbeat\n\n".utf8)) }
       }
+      let listening = state.withLock { state in
+        if state.subscribers.isEmpty { state.idle = true }
+        return !state.subscribers.isEmpty
+      }
+      guard listening else {
+        // Nobody listens: the journal is not read at all, so orders never wait on the
+        // hub; a stream that opens reads the journal's newest entry itself.
+        Thread.sleep(forTimeInterval: 0.05)
+        continue
+      }
+      do {
+        let seen = state.withLock { $0.seen }
+        if try Self.newestSequence(storage) <= seen {
+          try storage.waitForChanges(timeout: .seconds(1))
+        }
+        // Now and then the entries below the newest are read again, for one numbered
+        // before another and committed after it.
+        let sweep = ContinuousClock.now - lastSweep >= .seconds(1)
+        if sweep { lastSweep = .now }
+        try deliver(sweep: sweep)
+        // Changes arriving together are read together.
+        Thread.sleep(forTimeInterval: 0.005)
+      } catch {
+        // The store does not answer: try again after a while; `/healthz` says why.
+        Thread.sleep(forTimeInterval: 0.5)
+      }
     }
   }
 
   /// Reads the entries not seen yet and writes them to every stream.
-  private func deliver() throws(StockStorageError) {
-    let floor = state.withLock { max(0, $0.seen - Self.window) }
-    let entries = try storage.journal(JournalQuery(after: floor)).reversed()
+  private func deliver(sweep: Bool) throws(StockStorageError) {
+    let after = state.withLock { state in
+      if state.idle {
+        // The thread did not follow the journal while nobody listened: it starts from
+        // the oldest entry a stream still needs.
+        state.idle = false
+        let floor = state.subscribers.values.map(\.floor).min() ?? state.seen
+        state.seen = floor
+        return max(0, floor - Self.window)
+      }
+      return sweep ? max(0, state.seen - Self.window) : state.seen
+    }
+    let entries = try storage.journal(JournalQuery(after: after)).reversed()
     state.withLock { state in
       var rendered: [String: [UInt8]] = [:]
       for entry in entries where !state.recent.contains(entry.sequence) {

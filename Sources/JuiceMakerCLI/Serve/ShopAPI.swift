@@ -144,8 +144,13 @@ final class ShopAPI: Sendable {
       if request.bodyTooLarge { throw .bodyTooLarge(limit: ServeLimits.maximumBody) }
       if route.body != nil {
         let type = request.header("content-type") ?? ""
-        let media = type.split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
-        guard media?.lowercased() == "application/json" else {
+        // The media type before any parameter, without HTTP's optional white space (spaces
+        // and tabs); trimmed by hand, as Foundation's trimming bridges through NSString on
+        // every state-changing request.
+        var media = type.prefix { $0 != ";" }
+        while media.first == " " || media.first == "\t" { media.removeFirst() }
+        while media.last == " " || media.last == "\t" { media.removeLast() }
+        guard media.lowercased() == "application/json" else {
           throw .unsupportedMediaType(type)
         }
       }
