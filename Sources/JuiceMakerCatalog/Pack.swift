@@ -4,6 +4,9 @@ struct Pack: Sendable {
   struct FruitEntry: Sendable {
     let fruit: Fruit
     let path: String
+    /// Whether the entry has no problem of its own; one with a problem is kept only so that
+    /// merging can report what it alone finds, such as an id defined twice.
+    var isValid = true
   }
 
   /// A juice and the JSON path it was defined at, with the path of each ingredient.
@@ -12,12 +15,22 @@ struct Pack: Sendable {
     let ingredients: [Ingredient]
     let ingredientPaths: [String]
     let path: String
+    /// Whether the entry has no problem of its own; one with a problem is kept only so that
+    /// merging can report what it alone finds, such as an unknown fruit.
+    var isValid = true
   }
 
   /// The file the pack came from, as problems name it.
   let file: String
-  var fruits: [FruitEntry] = []
-  var juices: [JuiceEntry] = []
+  /// Every fruit whose id is valid, in written order.
+  var fruitEntries: [FruitEntry] = []
+  /// Every juice whose id is valid, in written order.
+  var juiceEntries: [JuiceEntry] = []
+
+  /// The fruits without a problem of their own.
+  var fruits: [FruitEntry] { fruitEntries.filter(\.isValid) }
+  /// The juices without a problem of their own.
+  var juices: [JuiceEntry] { juiceEntries.filter(\.isValid) }
 }
 
 /// Turns a parsed JSON document into a `Pack`, collecting every problem.
@@ -38,7 +51,9 @@ struct PackDecoder {
   /// - Parameters:
   ///   - data: The file's contents.
   ///   - file: The file's path, as problems name it.
-  /// - Returns: The valid entries of the pack, and every problem found.
+  /// - Returns: The entries of the pack, and every problem found. An entry with a problem is
+  ///   kept when its id is valid, so merging can still report what it alone finds (an id
+  ///   defined twice, an unknown fruit); a pack with any problem never loads.
   static func decode(_ data: [UInt8], file: String) -> (Pack, [CatalogError.Problem]) {
     var decoder = PackDecoder(file: file)
     let root: JSONNode
@@ -75,10 +90,15 @@ struct PackDecoder {
       guard let elements = array(member.node, at: member.key) else { continue }
       for (index, element) in elements.enumerated() {
         let path = "\(member.key)[\(index)]"
+        let before = problems.count + unlistedProblems
         if member.key == "fruits" {
-          if let entry = decodeFruit(element, at: path) { pack.fruits.append(entry) }
-        } else if let entry = decodeJuice(element, at: path) {
-          pack.juices.append(entry)
+          if var entry = decodeFruit(element, at: path) {
+            entry.isValid = problems.count + unlistedProblems == before
+            pack.fruitEntries.append(entry)
+          }
+        } else if var entry = decodeJuice(element, at: path) {
+          entry.isValid = problems.count + unlistedProblems == before
+          pack.juiceEntries.append(entry)
         }
       }
     }
@@ -91,24 +111,19 @@ struct PackDecoder {
     }
     var id: Fruit.ID?
     var stock = Fruit.defaultInitialStock
-    var valid = true
     for member in members {
       let memberPath = "\(path).\(member.key)"
       if member.key == "id" {
         id = identifier(member.node, at: memberPath, Fruit.ID.init(validating:))
-        valid = valid && id != nil
       } else if let value = integer(member.node, at: memberPath) {
         if value < 0 {
           report(memberPath, .negativeStock(value))
-          valid = false
         } else {
           stock = value
         }
-      } else {
-        valid = false
       }
     }
-    guard valid, let id else { return nil }
+    guard let id else { return nil }
     return Pack.FruitEntry(fruit: Fruit(id: id, initialStock: stock), path: path)
   }
 
@@ -122,38 +137,28 @@ struct PackDecoder {
     var id: Juice.ID?
     var ingredients: [Ingredient] = []
     var ingredientPaths: [String] = []
-    var valid = members.contains { $0.key == "ingredients" }
     for member in members {
       let memberPath = "\(path).\(member.key)"
       if member.key == "id" {
         id = identifier(member.node, at: memberPath, Juice.ID.init(validating:))
-        valid = valid && id != nil
         continue
       }
-      guard let elements = array(member.node, at: memberPath) else {
-        valid = false
-        continue
-      }
+      guard let elements = array(member.node, at: memberPath) else { continue }
       if elements.isEmpty {
         report(memberPath, .emptyRecipe)
-        valid = false
       }
       var seen: Set<String> = []
       for (index, element) in elements.enumerated() {
         let ingredientPath = "\(memberPath)[\(index)]"
-        guard let ingredient = decodeIngredient(element, at: ingredientPath) else {
-          valid = false
-          continue
-        }
+        guard let ingredient = decodeIngredient(element, at: ingredientPath) else { continue }
         if !seen.insert(ingredient.fruit.rawValue).inserted {
           report("\(ingredientPath).fruit", .repeatedIngredient(ingredient.fruit))
-          valid = false
         }
         ingredients.append(ingredient)
         ingredientPaths.append(ingredientPath)
       }
     }
-    guard valid, let id else { return nil }
+    guard let id else { return nil }
     return Pack.JuiceEntry(
       id: id, ingredients: ingredients, ingredientPaths: ingredientPaths, path: path)
   }
@@ -166,25 +171,21 @@ struct PackDecoder {
       return nil
     }
     var fruit: Fruit.ID?
-    var count: Int?
-    var valid = true
+    // A count with a problem still leaves the fruit to check against the other packs.
+    var count = 1
     for member in members {
       let memberPath = "\(path).\(member.key)"
       if member.key == "fruit" {
         fruit = identifier(member.node, at: memberPath, Fruit.ID.init(validating:))
-        valid = valid && fruit != nil
       } else if let value = integer(member.node, at: memberPath) {
         if value <= 0 {
           report(memberPath, .nonPositiveCount(value))
-          valid = false
         } else {
           count = value
         }
-      } else {
-        valid = false
       }
     }
-    guard valid, let fruit, let count else { return nil }
+    guard let fruit else { return nil }
     return Ingredient(fruit: fruit, count: count)
   }
 
