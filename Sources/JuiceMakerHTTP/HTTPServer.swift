@@ -26,8 +26,12 @@ public final class HTTPServer: Sendable {
     public var host: String
     /// The port; 0 lets the system choose one.
     public var port: UInt16
-    /// How many threads answer requests; a handler that blocks holds one.
+    /// How many threads of the daemon read and write connections.
     public var threads: Int
+    /// How many threads run handlers that may block (on a disk or a database server),
+    /// each request's connection suspended meanwhile; 0 runs handlers on the daemon's
+    /// threads, for handlers that never block.
+    public var handlerThreads: Int
     /// How many connections may be open at once.
     public var maximumConnections: Int
     /// How many connections one client address may hold open at once.
@@ -45,7 +49,7 @@ public final class HTTPServer: Sendable {
 
     /// A configuration; every limit has a default.
     public init(
-      host: String = "127.0.0.1", port: UInt16 = 8080, threads: Int = 2,
+      host: String = "127.0.0.1", port: UInt16 = 8080, threads: Int = 2, handlerThreads: Int = 0,
       maximumConnections: Int = 4096, maximumConnectionsPerClient: Int = 128,
       idleTimeout: Int = 30, maximumBodySize: Int = 16 * 1024, connectionMemory: Int = 8 * 1024,
       tls: (certificate: String, key: String)? = nil
@@ -53,6 +57,7 @@ public final class HTTPServer: Sendable {
       self.host = host
       self.port = port
       self.threads = threads
+      self.handlerThreads = handlerThreads
       self.maximumConnections = maximumConnections
       self.maximumConnectionsPerClient = maximumConnectionsPerClient
       self.idleTimeout = idleTimeout
@@ -81,7 +86,9 @@ public final class HTTPServer: Sendable {
     configuration: Configuration, handler: @escaping @Sendable (HTTPRequest) -> HTTPReply
   ) throws(HTTPServerError) {
     self.configuration = configuration
-    let core = ServerCore(handler: handler, maximumBodySize: configuration.maximumBodySize)
+    let core = ServerCore(
+      handler: handler, maximumBodySize: configuration.maximumBodySize,
+      handlerThreads: configuration.handlerThreads)
     self.core = core
     daemon = Mutex(0)
     keep = Mutex([])
@@ -157,6 +164,7 @@ public final class HTTPServer: Sendable {
     }
     guard let pointer = OpaquePointer(bitPattern: stopped) else { return }
     MHD_stop_daemon(pointer)
+    core.workers?.stop()
     keep.withLock { kept in
       kept.forEach { free(UnsafeMutableRawPointer(bitPattern: $0)) }
       kept = []

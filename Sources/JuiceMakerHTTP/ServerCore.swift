@@ -13,10 +13,16 @@ final class ServerCore: Sendable {
   let maximumBodySize: Int
   /// Requests received and not yet completed, event streams included.
   let active = Atomic<Int>(0)
+  /// The threads handlers run on, when they may block; `nil` to run them on the daemon's.
+  let workers: WorkerPool?
 
-  init(handler: @escaping @Sendable (HTTPRequest) -> HTTPReply, maximumBodySize: Int) {
+  init(
+    handler: @escaping @Sendable (HTTPRequest) -> HTTPReply, maximumBodySize: Int,
+    handlerThreads: Int
+  ) {
     self.handler = handler
     self.maximumBodySize = maximumBodySize
+    workers = handlerThreads > 0 ? WorkerPool(threads: handlerThreads) : nil
   }
 }
 
@@ -29,6 +35,24 @@ final class PendingRequest {
   var answered = false
   /// When the header section was read.
   let received = ContinuousClock.now
+  /// The reply a worker thread made, while the connection waits suspended.
+  let reply = ReplyBox()
+}
+
+/// A reply handed from a worker thread to the daemon's.
+final class ReplyBox: Sendable {
+  private let value = Mutex<HTTPReply?>(nil)
+
+  func put(_ reply: HTTPReply) {
+    value.withLock { $0 = reply }
+  }
+
+  func take() -> HTTPReply? {
+    value.withLock { value in
+      defer { value = nil }
+      return value
+    }
+  }
 }
 
 /// The daemon's access handler: called first when the header section is read, then
@@ -64,6 +88,7 @@ let accessHandler: MHD_AccessHandlerCallback = {
     uploadSize.pointee = 0
     return .YES
   }
+  if let reply = pending.reply.take() { return queue(reply, on: connection) }
   guard !pending.answered else { return .YES }
   pending.answered = true
   let request = HTTPRequest(
@@ -77,11 +102,26 @@ let accessHandler: MHD_AccessHandlerCallback = {
     clientAddress: clientAddress(connection), isSecure: juice_mhd_is_tls(connection) != 0,
     received: pending.received)
   pending.body = []
-  switch core.handler(request) {
-  case .response(let response):
-    return queue(response, on: connection)
-  case .stream(let head, let stream):
-    return queue(head, stream, on: connection)
+  guard let workers = core.workers else { return queue(core.handler(request), on: connection) }
+  // A handler that may block runs on a worker while the connection is suspended, so the
+  // daemon's thread goes on serving its other connections; once the reply is made the
+  // connection is resumed, and the daemon calls this handler again to queue it.
+  let box = pending.reply
+  let suspended = UInt(bitPattern: connection)
+  MHD_suspend_connection(connection)
+  workers.run {
+    box.put(core.handler(request))
+    if let connection = OpaquePointer(bitPattern: suspended) {
+      MHD_resume_connection(connection)
+    }
+  }
+  return .YES
+}
+
+private func queue(_ reply: HTTPReply, on connection: OpaquePointer) -> MHD_Result {
+  switch reply {
+  case .response(let response): queue(response, on: connection)
+  case .stream(let head, let stream): queue(head, stream, on: connection)
   }
 }
 

@@ -78,9 +78,10 @@ struct ServeCommand: Command {
     let durable = !line.isSet(Self.memoryFlag)
     configuration = HTTPServer.Configuration(
       host: listen.host, port: listen.port,
-      // A durable store's operations wait on the disk or the server: more threads keep
-      // answering while some wait.
-      threads: durable ? 16 : ProcessInfo.processInfo.activeProcessorCount,
+      threads: ProcessInfo.processInfo.activeProcessorCount,
+      // A durable store's operations wait on the disk or the server: they run on threads
+      // of their own, so a connection waiting for one never holds up another.
+      handlerThreads: durable ? 16 : 0,
       maximumConnections: try line.value(Self.connectionsOption) ?? 4096,
       maximumConnectionsPerClient: try line.value(Self.perClientOption) ?? 128,
       idleTimeout: try line.value(Self.idleOption) ?? 30,
