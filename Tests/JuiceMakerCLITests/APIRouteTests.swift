@@ -101,3 +101,17 @@ struct APIRouteTests {
     #expect((try? JSONSerialization.jsonObject(with: Data(json.bytes))) != nil)
   }
 }
+
+/// Which `Host` values name the server by address, which a page of another site cannot
+/// send.
+struct HostAddressTests {
+  @Test(arguments: [
+    ("127.0.0.1:8080", true), ("127.0.0.1", true), ("[::1]:8080", true), ("localhost:1", true),
+    ("LocalHost", true), ("192.168.0.7:80", true), ("evil.example:8080", false),
+    ("127.0.0.1.evil.example", false), ("1.2.3:80", false), ("1.2.3.4.5", false),
+    ("1234.1.1.1", false), ("", false), ("localhost.evil", false),
+  ])
+  func anAddressOrLocalhostIsTheServersOwnName(host: String, isAddress: Bool) {
+    #expect(ShopAPI.isAddress(host) == isAddress)
+  }
+}

@@ -493,18 +493,25 @@ final class ShopAPI: Sendable {
   /// Whether a `Host` value names an IPv4 or IPv6 address or `localhost`, with or
   /// without a port.
   static func isAddress(_ host: String) -> Bool {
-    var name = Substring(host)
-    if name.hasPrefix("[") {
-      return name.contains("]")
-    }
-    if let colon = name.lastIndex(of: ":") { name = name[..<colon] }
-    if name.lowercased() == "localhost" { return true }
-    let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-    return parts.count == 4
-      && parts.allSatisfy { part in
-        !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCII)
-          && part.allSatisfy(\.isNumber)
+    var bytes = host.utf8[...]
+    if bytes.first == UInt8(ascii: "[") { return bytes.contains(UInt8(ascii: "]")) }
+    if let colon = bytes.lastIndex(of: UInt8(ascii: ":")) { bytes = bytes[..<colon] }
+    if bytes.lazy.map({ $0 | 0x20 }).elementsEqual("localhost".utf8) { return true }
+    // Four dot-separated groups of one to three digits.
+    var groups = 1
+    var digits = 0
+    for byte in bytes {
+      if byte == UInt8(ascii: ".") {
+        guard digits > 0 else { return false }
+        groups += 1
+        digits = 0
+      } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 3 {
+        digits += 1
+      } else {
+        return false
       }
+    }
+    return groups == 4 && digits > 0
   }
 
   /// The words of the request's language: `?lang=`, else `Accept-Language`, else the
