@@ -20,7 +20,12 @@ enum APIDocuments {
 
   /// An order made: what a retry under the same key answers again, built from the
   /// journal entry alone.
-  static func order(_ entry: JournalEntry, _ texts: Texts) -> [UInt8] {
+  ///
+  /// - Parameter words: The juice's name and the message for the order's juice and count,
+  ///   when the caller has them already.
+  static func order(
+    _ entry: JournalEntry, _ texts: Texts, words: (name: String, message: String)? = nil
+  ) -> [UInt8] {
     var json = JSONWriter()
     let action = entry.operation.action
     json.object { json in
@@ -28,9 +33,10 @@ enum APIDocuments {
       json.member("sequence", entry.sequence)
       if case .order(let juice, let count) = action {
         json.member("juice", juice.rawValue)
-        json.member("name", texts.localizer.name(of: juice))
+        let words = words ?? orderWords(juice, count: count, texts)
+        json.member("name", words.name)
         json.member("count", count)
-        json.member("message", texts.localizer.message(for: Order(juice: juice, count: count)))
+        json.member("message", words.message)
       }
       json.key("levels")
       json.array { json in
@@ -44,6 +50,16 @@ enum APIDocuments {
       }
     }
     return json.bytes
+  }
+
+  /// A juice's name and the message for an order of it.
+  static func orderWords(_ juice: Juice.ID, count: Int, _ texts: Texts) -> (
+    name: String, message: String
+  ) {
+    (
+      texts.localizer.name(of: juice),
+      texts.localizer.message(for: Order(juice: juice, count: count))
+    )
   }
 
   /// A stock edit done, from its journal entry; `level` is the fruit's level when the

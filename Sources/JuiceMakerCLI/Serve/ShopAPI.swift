@@ -263,7 +263,8 @@ final class ShopAPI: Sendable {
     case (.idReused, _):
       throw .command(.requestIDReused(entry.id, firstUse: entry.operation))
     case (_, .done):
-      var response = json(201, APIDocuments.order(entry, texts))
+      let words = documents.orderWords(juice.id, count: count, texts)
+      var response = json(201, APIDocuments.order(entry, texts, words: words))
       response.headers += headers
       return response
     case (_, .refused(let shortages)):
@@ -606,6 +607,31 @@ final class DocumentCache: Sendable {
   }
 
   private let entries = Mutex<[Key: Entry]>([:])
+
+  private struct OrderKey: Hashable {
+    let juice: Juice.ID
+    let count: Int
+    let language: String
+  }
+
+  private let orders = Mutex<[OrderKey: (name: String, message: String)]>([:])
+  /// The most order messages kept, across juices, counts and languages.
+  private static let orderLimit = 4096
+
+  /// A juice's name and the message for an order of it, rendered once per juice, count
+  /// and language.
+  func orderWords(_ juice: Juice.ID, count: Int, _ texts: Texts) -> (
+    name: String, message: String
+  ) {
+    let key = OrderKey(juice: juice, count: count, language: texts.localizer.language)
+    if let words = orders.withLock({ $0[key] }) { return words }
+    let words = APIDocuments.orderWords(juice, count: count, texts)
+    orders.withLock { orders in
+      if orders.count >= Self.orderLimit { orders.removeAll() }
+      orders[key] = words
+    }
+    return words
+  }
 
   /// The document for these levels: the one written last if it was written for them,
   /// else `write()`'s.
