@@ -22,7 +22,7 @@ final class Session {
   /// The columns of `JournalRow`, in its order, as text.
   private static let entryColumns = """
     sequence, request_id, extract(epoch FROM time)::text, editor, action, subject, count,
-    expected, outcome, actual, shortages::text, changes::text
+    expected, outcome, actual, shortages::text, changes::text, price, currency, used, par
     """
 
   /// Checks the store's columns and reads the stock rows, adding one with its initial
@@ -411,8 +411,8 @@ final class Session {
           UPDATE stock SET level = v.level
           FROM unnest($1::bigint[], $2::bigint[]) AS v(id, level) WHERE stock.id = v.id)
         INSERT INTO journal (request_id, editor, action, subject, count, expected, outcome,
-          actual, shortages, changes)
-        VALUES ($3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::jsonb)
+          actual, shortages, changes, price, currency, used, par)
+        VALUES ($3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::jsonb, $13, $14, $15, $16)
         RETURNING sequence, extract(epoch FROM time)::text
         """,
         [
@@ -420,6 +420,7 @@ final class Session {
           arrayLiteral(commit.changes.map { String($0.level.after) }), row.requestID, row.editor,
           row.action, row.subject, String(row.count), row.expected.map { String($0) },
           row.outcome, row.actual.map { String($0) }, row.shortages, row.changes,
+          row.price.map { String($0) }, row.currency, String(row.used), row.par.map { String($0) },
         ])
     }
     guard let sequence = written.integer(0, 0), let date = written.text(0, 1).flatMap(Self.date)
@@ -513,7 +514,9 @@ final class Session {
       subject: result.text(row, 5) ?? "", count: result.integer(row, 6) ?? -1,
       expected: result.integer(row, 7), outcome: result.text(row, 8) ?? "",
       actual: result.integer(row, 9), shortages: result.text(row, 10),
-      changes: result.text(row, 11) ?? "")
+      changes: result.text(row, 11) ?? "", price: result.integer(row, 12),
+      currency: result.text(row, 13), used: result.integer(row, 14) ?? 0,
+      par: result.integer(row, 15))
     do {
       return try columns.entry(order: order)
     } catch {

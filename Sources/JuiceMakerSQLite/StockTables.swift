@@ -204,6 +204,14 @@ final class StockTables {
       try statement.bindNull(at: 10)
     }
     try statement.bind(row.changes, at: 11)
+    try bind(row.price, at: 12)
+    if let currency = row.currency {
+      try statement.bind(currency, at: 13)
+    } else {
+      try statement.bindNull(at: 13)
+    }
+    try statement.bind(row.used, at: 14)
+    try bind(row.par, at: 15)
   }
 
   private func bind(_ value: Int64?, at index: Int32) throws(StockStorageError) {
@@ -257,7 +265,9 @@ final class StockTables {
       action: row.text(at: 4) ?? "", subject: row.text(at: 5) ?? "", count: row.integer(at: 6),
       expected: row.isNull(at: 7) ? nil : row.integer(at: 7), outcome: row.text(at: 8) ?? "",
       actual: row.isNull(at: 9) ? nil : row.integer(at: 9), shortages: row.text(at: 10),
-      changes: row.text(at: 11) ?? "")
+      changes: row.text(at: 11) ?? "", price: row.isNull(at: 12) ? nil : row.integer(at: 12),
+      currency: row.text(at: 13), used: row.integer(at: 14),
+      par: row.isNull(at: 15) ? nil : row.integer(at: 15))
     do {
       return try columns.entry(order: order)
     } catch {

@@ -39,6 +39,23 @@ struct JournalRowTests {
     }
   }
 
+  @Test func anOrdersPriceAndTheFruitItUsedAreKept() throws {
+    let price = Money(minorUnits: 6000, currency: try Currency(code: "KRW"))
+    let before = StockLevels([10, 10, 10], touching: [0, 1, 2])
+    let commit = StockCommit(
+      operation: StockOperation(
+        id: "r-2", editor: "downtown", action: .order("strawberry-banana-juice", count: 1),
+        price: price),
+      outcome: .done, before: before, after: StockLevels([0, 9, 10], touching: [0, 1, 2]),
+      fruits: ["strawberry", "banana", "kiwi"])
+    let row = JournalRow(commit, sequence: 1, time: Self.date)
+    #expect(row.price == 6000 && row.currency == "KRW" && row.used == 11 && row.par == nil)
+    #expect(try row.entry(order: Self.order) == commit.entry(sequence: 1, date: Self.date))
+    var damaged = row
+    damaged.currency = "won"
+    #expect(throws: JournalRow.Damage.self) { try damaged.entry(order: Self.order) }
+  }
+
   @Test func theColumnsHoldTheModelsJSON() {
     let row = JournalRow(
       commit(

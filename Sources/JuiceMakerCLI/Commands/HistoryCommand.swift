@@ -146,6 +146,8 @@ struct HistoryDocument: Encodable {
     let shortages: [Shortage]?
     /// The level a conflict found, where the compare-and-set expected `expected`.
     let actual: Int?
+    /// An order's price of one juice, as it was when the order was made.
+    let price: PriceDocument?
 
     /// - Parameter formatter: Shared by all entries; making one per entry cost more
     ///   than the rest of the document.
@@ -186,6 +188,7 @@ struct HistoryDocument: Encodable {
       } else {
         actual = nil
       }
+      price = entry.operation.price.map(PriceDocument.init)
     }
   }
 

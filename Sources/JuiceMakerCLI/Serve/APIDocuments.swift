@@ -92,7 +92,8 @@ enum APIDocuments {
     return json.bytes
   }
 
-  /// `{"sequence","juices":[{"id","name","recipe":[…],"makeable"}]}`.
+  /// `{"sequence","juices":[{"id","name","recipe":[…],"makeable","price"}]}`, `price`
+  /// only for a juice that has one.
   static func menu(_ catalog: Catalog, makeable: [Int], sequence: Int64, _ texts: Texts)
     -> [UInt8]
   {
@@ -116,6 +117,14 @@ enum APIDocuments {
               }
             }
             json.member("makeable", count)
+            if let price = juice.price {
+              json.key("price")
+              json.object { json in
+                json.member("amount", price.decimalText)
+                json.member("currency", price.currency.code)
+                json.member("text", texts.price(price))
+              }
+            }
           }
         }
       }
@@ -137,6 +146,14 @@ enum APIDocuments {
       if let juice = action.juice { json.member("juice", juice.rawValue) }
       if let fruit = action.fruit { json.member("fruit", fruit.rawValue) }
       json.member("count", action.count)
+      if let price = entry.operation.price {
+        json.key("price")
+        json.object { json in
+          json.member("amount", price.decimalText)
+          json.member("currency", price.currency.code)
+          json.member("text", texts.price(price))
+        }
+      }
       if case .set(_, _, let expected?) = action { json.member("expected", expected) }
       json.member("outcome", entry.outcome.name)
       switch entry.outcome {

@@ -120,6 +120,10 @@ enum OpenAPIDocument {
                   object(
                     ["fruit": string, "name": string, "count": integer],
                     required: ["fruit", "name", "count"])),
+                // The amount is a decimal string, exact; text is as the language writes it.
+                "price": object(
+                  ["amount": string, "currency": string, "text": string],
+                  required: ["amount", "currency", "text"]),
               ], required: ["id", "name", "recipe", "makeable"])),
         ], required: ["sequence", "juices"]),
       "Stock": object(

@@ -156,9 +156,10 @@ final class ShopSession {
     switch kept.request {
     case .order(let juice, let count):
       do throws(JuiceMakerError) {
-        let order = try shop.make(shop.catalog.juices[juice], count: count, requestID: kept.id)
+        let chosen = shop.catalog.juices[juice]
+        let order = try shop.make(chosen, count: count, requestID: kept.id)
         answered()
-        return .served(texts.orderMessage(order))
+        return .served(texts.receipt(order, price: chosen.price))
       } catch {
         if case .storage(let cause) = error { return try failed(cause) }
         answered()

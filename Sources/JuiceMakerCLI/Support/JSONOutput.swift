@@ -83,6 +83,20 @@ struct JuiceDocument: Encodable {
   let name: String
   let ingredients: [Ingredient]
   let makeable: Int
+  /// One juice's price; absent when the pack gives none.
+  let price: PriceDocument?
+}
+
+/// An exact amount: `{"amount":"4.50","currency":"USD"}`, the amount a decimal string so
+/// no reader turns it into a float.
+struct PriceDocument: Encodable {
+  let amount: String
+  let currency: String
+
+  init(_ money: Money) {
+    amount = money.decimalText
+    currency = money.currency.code
+  }
 }
 
 /// `{"juices":[…]}`.
@@ -100,4 +114,7 @@ struct OrderDocument: Encodable {
   let requestID: String
   let message: String
   let stock: [String: Int]
+  /// One juice's price, and the order's total; absent when the juice has no price.
+  let price: PriceDocument?
+  let total: PriceDocument?
 }

@@ -27,6 +27,10 @@ public struct StockOperation: Hashable, Sendable {
   public let editor: String
   /// What the operation does.
   public let action: Action
+  /// The price of one juice of an order, as the menu had it when the order was made;
+  /// `nil` for a juice without a price and for stock edits. The journal keeps it, so
+  /// takings stay right after the menu's prices change.
+  public let price: Money?
 
   /// Creates an operation.
   ///
@@ -34,10 +38,12 @@ public struct StockOperation: Hashable, Sendable {
   ///   - id: The idempotency id; a new random one by default.
   ///   - editor: The shop or editor making the operation.
   ///   - action: What it does.
-  public init(id: RequestID = .random(), editor: String, action: Action) {
+  ///   - price: The price of one juice of an order; `nil` for none.
+  public init(id: RequestID = .random(), editor: String, action: Action, price: Money? = nil) {
     self.id = id
     self.editor = editor
     self.action = action
+    self.price = price
   }
 }
 

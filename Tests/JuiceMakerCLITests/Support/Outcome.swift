@@ -49,6 +49,11 @@ extension Dictionary where Key == String, Value == Any {
     self[key] as? Int
   }
 
+  /// The object under `key`.
+  func object(_ key: String) -> [String: Any]? {
+    self[key] as? [String: Any]
+  }
+
   /// The string under `key`.
   func string(_ key: String) -> String? {
     self[key] as? String
