@@ -53,6 +53,8 @@ let package = Package(
     .target(
       name: "JuiceMakerCLI",
       dependencies: ["JuiceMakerKit", "JuiceMakerSQLite", "JuiceMakerPostgres", "JuiceMakerHTTP"],
+      // The kiosk page's files, compiled in by EmbedData.
+      exclude: ["Kiosk/Assets"],
       plugins: ["EmbedData"]),
     // Compiles Recipes/ and Localization/ into JuiceMakerCLI, so the binary needs no files.
     .plugin(

@@ -78,7 +78,10 @@ struct CommandModelTests {
     #expect(packs[1].string("path") == given.appending(path: "juices.json").path)
     #expect(packs[1]["replaces"] as? [String] == ["built-in"])
     let catalogs = try outcome.json().objects("catalogs")
-    #expect(catalogs.map { $0.string("layer") } == ["built-in", "built-in"])
+    #expect(
+      catalogs.map { $0.string("name") }
+        == ["CommandLine.xcstrings", "Kiosk.xcstrings", "Localizable.xcstrings"])
+    #expect(catalogs.map { $0.string("layer") } == ["built-in", "built-in", "built-in"])
     let text = try await sandbox.run(
       ["--lang", "ko", "--recipes", given.path, "packs"], environment: environment)
     #expect(text.status == 0, "\(text)")

@@ -1,6 +1,6 @@
 /// One data file compiled into the binary by the EmbedData build plugin.
 struct BuiltInFile: Sendable {
-  /// `Recipes` or `Localization`.
+  /// `Recipes`, `Localization`, or `Assets` for the kiosk page.
   let directory: String
   /// The file's name, such as `fruits.json`.
   let name: String

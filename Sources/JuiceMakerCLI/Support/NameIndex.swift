@@ -38,6 +38,8 @@ struct NameIndex: Sendable {
   /// - Parameter catalog: The catalog the index was made from.
   /// - Throws: `CLIError.unknownJuice`, or `.ambiguousName` listing the candidates.
   func juice(named name: String, in catalog: Catalog) throws(CLIError) -> Juice {
+    // An id as written needs no folding.
+    if let index = juiceIDs[name] { return catalog.juices[index] }
     let key = Self.normalized(name)
     if let index = juiceIDs[key] { return catalog.juices[index] }
     let matches = juices[key] ?? []
@@ -53,6 +55,7 @@ struct NameIndex: Sendable {
   ///
   /// - Throws: `CLIError.unknownFruit`, or `.ambiguousName` listing the candidates.
   func fruit(named name: String) throws(CLIError) -> Fruit.ID {
+    if let id = fruitIDs[name] { return id }
     let key = Self.normalized(name)
     if let id = fruitIDs[key] { return id }
     let matches = fruits[key] ?? []
