@@ -149,22 +149,13 @@ struct PackDecoder {
         valid = false
       }
     }
-    let limits = Self.limits(minimum: minimum, par: par, stock: stock)
+    let limits = StockLimits.resolving(minimum: minimum, par: par, initialStock: stock)
     if valid, let minimum, let par, par < minimum {
       report("\(path).par", .parBelowMinimum(minimum: minimum, par: par))
       valid = false
     }
     guard valid, let id else { return nil }
     return Pack.FruitEntry(fruit: Fruit(id: id, initialStock: stock, limits: limits), path: path)
-  }
-
-  /// A fruit's limits from its pack: none when neither is given; the minimum is 0 and par
-  /// the initial stock (or the minimum, if higher) when only the other is.
-  static func limits(minimum: Int?, par: Int?, stock: Int) -> StockLimits? {
-    guard minimum != nil || par != nil else { return nil }
-    let low = minimum ?? 0
-    let full = par ?? max(low, stock)
-    return full >= low ? StockLimits(minimum: low, par: full) : nil
   }
 
   /// A juice, and its price as written with its path, checked once the pack's currency

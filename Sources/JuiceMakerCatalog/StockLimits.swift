@@ -24,6 +24,29 @@ public struct StockLimits: Hashable, Sendable, Codable {
     self.par = par
   }
 
+  /// Limits from a minimum and a par either of which may be left out: a pack's `min` and
+  /// `par`, or `stock limits --min N --par M` over the limits a fruit has.
+  ///
+  /// A missing minimum is the current one, else 0; a missing par is the current one,
+  /// else the fruit's initial stock, raised to the minimum when below it.
+  ///
+  /// - Parameters:
+  ///   - minimum: The minimum given, if any.
+  ///   - par: The par given, if any.
+  ///   - current: The limits the fruit has now, if any.
+  ///   - initialStock: The fruit's initial stock.
+  /// - Returns: The limits; `nil` when neither is given and there are none now, or when a
+  ///   par given is below the minimum.
+  public static func resolving(
+    minimum: Int?, par: Int?, current: StockLimits? = nil, initialStock: Int
+  ) -> StockLimits? {
+    guard minimum != nil || par != nil || current != nil else { return nil }
+    let low = minimum ?? current?.minimum ?? 0
+    let full = par ?? max(current?.par ?? initialStock, low)
+    guard low >= 0, full >= low else { return nil }
+    return StockLimits(minimum: low, par: full)
+  }
+
   /// Whether a level is at or below the minimum.
   public func isLow(_ level: Int) -> Bool {
     level <= minimum

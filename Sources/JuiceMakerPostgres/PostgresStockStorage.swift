@@ -221,6 +221,11 @@ public final class PostgresStockStorage: StockStorage {
     try sessions.withSession { session throws(StockStorageError) in try session.journal(query) }
   }
 
+  /// The newest `limits` entry of each fruit, read from the journal's index of them.
+  public func limits() throws(StockStorageError) -> [Fruit.ID: StockLimits] {
+    try sessions.withSession { session throws(StockStorageError) in try session.limits() }
+  }
+
   /// Waits until another connection announces a committed operation
   /// (`LISTEN juice_maker_changes`), or `timeout` passes.
   ///

@@ -487,6 +487,30 @@ final class Session {
     return entries
   }
 
+  /// The newest `limits` entry of each fruit.
+  func limits() throws(StockStorageError) -> [Fruit.ID: StockLimits] {
+    let purpose = "reading stock limits"
+    let result = try reading(purpose) { () throws(PostgresError) in
+      try connection.execute(
+        prepared: "limits",
+        """
+        SELECT DISTINCT ON (subject) subject, count, par FROM journal
+        WHERE action = 'limits' AND outcome = 'done' ORDER BY subject, sequence DESC
+        """, [])
+    }
+    var limits: [Fruit.ID: StockLimits] = [:]
+    for row in 0..<result.count {
+      guard let text = result.text(row, 0), let fruit = try? Fruit.ID(validating: text),
+        let minimum = result.integer(row, 1), let par = result.integer(row, 2), minimum >= 0,
+        par >= minimum, par <= Int64(Int.max)
+      else {
+        throw damaged("a limits entry has no valid fruit, minimum and par", purpose)
+      }
+      limits[fruit] = StockLimits(minimum: Int(minimum), par: Int(par))
+    }
+    return limits
+  }
+
   private func lookUp(_ id: RequestID) throws(PostgresError) -> JournalEntry? {
     let result = try connection.execute(
       prepared: "entry", "SELECT \(Self.entryColumns) FROM journal WHERE request_id = $1",

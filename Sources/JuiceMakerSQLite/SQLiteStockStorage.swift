@@ -136,6 +136,11 @@ public final class SQLiteStockStorage: StockStorage {
     try tables.withLock { tables throws(StockStorageError) in try tables.journal(query) }
   }
 
+  /// The newest `limits` entry of each fruit, read from the journal's index of them.
+  public func limits() throws(StockStorageError) -> [Fruit.ID: StockLimits] {
+    try tables.withLock { tables throws(StockStorageError) in try tables.limits() }
+  }
+
   /// Polls `PRAGMA data_version` every 50 ms until another connection commits or
   /// `timeout` passes, checking each time that the path still names the store's files.
   ///

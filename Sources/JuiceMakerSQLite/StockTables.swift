@@ -248,6 +248,30 @@ final class StockTables {
     return entries
   }
 
+  /// The newest `limits` entry of each fruit, from the partial index on them.
+  func limits() throws(StockStorageError) -> [Fruit.ID: StockLimits] {
+    try checkFiles()
+    // SQLite takes the bare columns from the row of max(sequence).
+    let select = try database.prepare(
+      """
+      SELECT subject, count, par, max(sequence) FROM journal
+      WHERE action = 'limits' AND outcome = 'done' GROUP BY subject
+      """, purpose: "reading stock limits")
+    var limits: [Fruit.ID: StockLimits] = [:]
+    while try select.step() {
+      let minimum = select.integer(at: 1)
+      let par = select.integer(at: 2)
+      guard let text = select.text(at: 0), let fruit = try? Fruit.ID(validating: text),
+        minimum >= 0, par >= minimum, par <= Int64(Int.max)
+      else {
+        throw database.context.invalid(
+          "a limits entry has no valid fruit, minimum and par", purpose: select.purpose)
+      }
+      limits[fruit] = StockLimits(minimum: Int(minimum), par: Int(par))
+    }
+    return limits
+  }
+
   /// The entry of a request id, if journaled.
   func entry(for id: RequestID) throws(StockStorageError) -> JournalEntry? {
     defer { selectRequest.reset() }

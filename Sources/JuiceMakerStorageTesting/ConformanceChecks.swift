@@ -33,6 +33,38 @@ struct ConformanceChecks {
     StockOperation(editor: editor, action: .add(fruit, count: count))
   }
 
+  // MARK: - Prices and limits
+
+  func pricesAndLimitsAreJournaled() throws {
+    let store = try kind.makeStore(Self.fruits)
+    let storage = try store.open()
+    let price = Money(minorUnits: 450, currency: try Currency(code: "USD"))
+    let order = StockOperation(
+      editor: "east", action: .order("kiwi-juice", count: 2), price: price)
+    let receipt = try storage.perform(order, touching: [2]) { levels in
+      levels[2] -= 6
+      return .done
+    }
+    #expect(try storage.entry(for: order.id)?.operation.price == price)
+    #expect(receipt.entry.operation.price == price)
+    #expect(try storage.limits().isEmpty)
+    let shop = FruitStore(storage: storage)
+    try shop.setLimits(StockLimits(minimum: 5, par: 50), of: "kiwi", by: "east")
+    try shop.setLimits(StockLimits(minimum: 1, par: 9), of: "banana", by: "west")
+    try shop.setLimits(StockLimits(minimum: 8, par: 80), of: "kiwi", by: "west")
+    let expected: [Fruit.ID: StockLimits] = [
+      "kiwi": StockLimits(minimum: 8, par: 80), "banana": StockLimits(minimum: 1, par: 9),
+    ]
+    #expect(try storage.limits() == expected)
+    #expect(try store.open().limits() == expected)
+    // Limits change no level.
+    #expect(try storage.levels() == [100, 100, 94])
+    #expect(
+      try shop.limits(over: Self.catalog) == [
+        nil, StockLimits(minimum: 1, par: 9), StockLimits(minimum: 8, par: 80),
+      ])
+  }
+
   // MARK: - Atomicity
 
   func operationChangesItsLevelsTogether() throws {

@@ -48,6 +48,8 @@ public struct StockStorageConformance: Sendable, CustomTestStringConvertible {
     case everyOrderAndRestockOfAShopIsJournaled
     /// A storage that cannot work throws `.unavailable` naming the store with the engine's cause, and changes nothing (storages that can fail).
     case failureNamesTheStoreKeepsTheCauseAndChangesNothing
+    /// An order's price comes back from the journal, and `limits()` gives each fruit's newest limits, to every storage over the store.
+    case pricesAndLimitsAreJournaled
 
     public var testDescription: String { rawValue }
   }
@@ -118,6 +120,7 @@ public struct StockStorageConformance: Sendable, CustomTestStringConvertible {
       try checks.everyOrderAndRestockOfAShopIsJournaled()
     case .failureNamesTheStoreKeepsTheCauseAndChangesNothing:
       try checks.failureNamesTheStoreKeepsTheCauseAndChangesNothing()
+    case .pricesAndLimitsAreJournaled: try checks.pricesAndLimitsAreJournaled()
     }
   }
 }

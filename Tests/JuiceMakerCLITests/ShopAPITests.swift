@@ -168,3 +168,32 @@ struct ShopAPITests {
       "nothing from before it opened")
   }
 }
+
+extension ShopAPITests {
+  @Test func theStockMarksLowFruitsAndMetricsCountEachCrossingOnce() async throws {
+    let server = try Self.server()
+    try server.store.setLimits(StockLimits(minimum: 3, par: 10), of: "kiwi")
+    server.api.events.start()
+    defer { server.api.drain() }
+    // 10 → 7 → 4 → 1: the third order crosses the minimum; then a restock and one more.
+    for _ in 0..<3 {
+      _ = server.send("POST", "/api/v1/orders", body: #"{"juice":"kiwi-juice"}"#)
+    }
+    let stock = try Self.json(server.send("GET", "/api/v1/stock"))
+    let kiwi = try #require(
+      (stock["fruits"] as? [[String: Any]])?.first { $0["id"] as? String == "kiwi" })
+    #expect(kiwi["low"] as? Bool == true && kiwi["min"] as? Int == 3 && kiwi["par"] as? Int == 10)
+    let mango = try #require(
+      (stock["fruits"] as? [[String: Any]])?.first { $0["id"] as? String == "mango" })
+    #expect(mango["low"] as? Bool == false && mango["min"] == nil)
+    let crossed = #"juice_maker_low_stock_crossings_total{fruit="kiwi"} 1"#
+    var metrics = ""
+    for _ in 0..<100 {
+      metrics = String(decoding: server.send("GET", "/metrics").body, as: UTF8.self)
+      if metrics.contains(crossed) { break }
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    #expect(metrics.contains(crossed), "\(metrics)")
+    #expect(metrics.contains(#"juice_maker_stock_low{fruit="kiwi"} 1"#))
+  }
+}

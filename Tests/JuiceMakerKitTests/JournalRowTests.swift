@@ -31,6 +31,7 @@ struct JournalRowTests {
         .set("kiwi", level: 7, expected: 4), .conflict(fruit: "kiwi", expected: 4, actual: 10),
         [10, 10, 10]),
       commit(.set("kiwi", level: 7, expected: nil), .done, [10, 10, 7]),
+      commit(.limits("kiwi", StockLimits(minimum: 2, par: 12)), .done, [10, 10, 10]),
     ]
     for (index, commit) in commits.enumerated() {
       let row = JournalRow(commit, sequence: Int64(index + 1), time: Self.date)

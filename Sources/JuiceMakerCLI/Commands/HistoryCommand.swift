@@ -65,9 +65,10 @@ struct HistoryCommand: Command {
       let action = entry.operation.action
       let subject: String
       switch action {
-      case .order(let juice, _): subject = texts.name(of: juice)
+      case .order(let juice, _): subject = texts.name(of: juice) + " ×" + String(action.count)
       case .add(let fruit, _), .remove(let fruit, _), .set(let fruit, _, _):
-        subject = texts.name(of: fruit, count: action.count)
+        subject = texts.name(of: fruit, count: action.count) + " ×" + String(action.count)
+      case .limits(let fruit, _): subject = texts.name(of: fruit)
       }
       var detail = entry.changes.sorted { $0.fruit < $1.fruit }.map { change in
         let delta = change.after - change.before
@@ -82,11 +83,14 @@ struct HistoryCommand: Command {
         detail = texts.string("history.conflict", .int(expected), .int(actual))
       default: break
       }
+      if case .limits(_, let limits) = action {
+        detail = texts.string("stock.limits.detail", .int(limits.minimum), .int(limits.par))
+      }
       return [
         Self.localTime(formatter.string(from: entry.date)),
         texts.shown(entry.operation.editor),
         texts.string("history.kind." + action.name),
-        subject + " ×" + String(action.count),
+        subject,
         texts.string("history.outcome." + entry.outcome.name),
         detail,
       ]
@@ -148,6 +152,8 @@ struct HistoryDocument: Encodable {
     let actual: Int?
     /// An order's price of one juice, as it was when the order was made.
     let price: PriceDocument?
+    /// The minimum and par a `limits` entry set.
+    let limits: StockLimits?
 
     /// - Parameter formatter: Shared by all entries; making one per entry cost more
     ///   than the rest of the document.
@@ -162,7 +168,7 @@ struct HistoryDocument: Encodable {
       fruit = action.fruit?.rawValue
       switch action {
       case .order(let juice, _): subject = juice.rawValue
-      case .add(let fruit, _), .remove(let fruit, _), .set(let fruit, _, _):
+      case .add(let fruit, _), .remove(let fruit, _), .set(let fruit, _, _), .limits(let fruit, _):
         subject = fruit.rawValue
       }
       count = action.count
@@ -189,6 +195,11 @@ struct HistoryDocument: Encodable {
         actual = nil
       }
       price = entry.operation.price.map(PriceDocument.init)
+      if case .limits(_, let set) = action {
+        limits = set
+      } else {
+        limits = nil
+      }
     }
   }
 

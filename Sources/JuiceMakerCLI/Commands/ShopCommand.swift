@@ -277,8 +277,10 @@ struct ShopCommand: Command {
 
   /// "딸기 10 · 바나나 9 · …".
   private func stockBoard(_ session: ShopSession) -> String {
-    zip(session.shop.store.fruits, session.levels).map { fruit, level in
-      texts.name(of: fruit, count: level) + " " + String(level)
+    zip(session.shop.store.fruits, session.levels).enumerated().map { index, pair in
+      let (fruit, level) = pair
+      return texts.name(of: fruit, count: level) + " " + String(level)
+        + (session.isLow(index) ? " " + texts.string("stock.low.mark") : "")
     }.joined(separator: " · ")
   }
 

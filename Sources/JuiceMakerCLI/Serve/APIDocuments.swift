@@ -71,10 +71,12 @@ enum APIDocuments {
     return json.bytes
   }
 
-  /// `{"sequence","fruits":[{"id","name","level"}]}`.
-  static func stock(_ fruits: [Fruit.ID], levels: [Int], sequence: Int64, _ texts: Texts)
-    -> [UInt8]
-  {
+  /// `{"sequence","fruits":[{"id","name","level","low","min","par"}]}`; `min` and `par`
+  /// only for a fruit with limits, `low` when it is at or below its minimum.
+  static func stock(
+    _ fruits: [Fruit.ID], levels: [Int], limits: [Fruit.ID: StockLimits] = [:],
+    sequence: Int64, _ texts: Texts
+  ) -> [UInt8] {
     var json = JSONWriter(capacity: 64 + fruits.count * 48)
     json.object { json in
       json.member("sequence", sequence)
@@ -85,6 +87,12 @@ enum APIDocuments {
             json.member("id", fruit.rawValue)
             json.member("name", texts.name(of: fruit, count: level))
             json.member("level", level)
+            let limits = limits[fruit]
+            json.member("low", limits?.isLow(level) ?? false)
+            if let limits {
+              json.member("min", limits.minimum)
+              json.member("par", limits.par)
+            }
           }
         }
       }

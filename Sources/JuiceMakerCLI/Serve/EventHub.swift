@@ -30,6 +30,8 @@ final class EventHub: Sendable {
     /// Sequences delivered lately, for entries that commit out of order.
     var recent: Set<Int64> = []
     var stopped = false
+    /// Each fruit's minimum and par as the journal has them now.
+    var limits: [Fruit.ID: StockLimits] = [:]
   }
 
   /// How far below the newest sequence the thread reads again, for an entry numbered
@@ -43,9 +45,21 @@ final class EventHub: Sendable {
 
   private let storage: any StockStorage
   private let state = Mutex(State())
+  /// Called once for each time a fruit crosses its minimum, outside the lock.
+  private let lowCrossing: @Sendable (Fruit.ID) -> Void
 
-  init(storage: any StockStorage) throws(CLIError) {
+  /// Follows a storage's journal.
+  ///
+  /// - Parameters:
+  ///   - storage: The store.
+  ///   - limits: Each fruit's minimum and par now; `limits` entries change them.
+  ///   - lowCrossing: Told of each fruit that crosses its minimum downwards.
+  init(
+    storage: any StockStorage, limits: [Fruit.ID: StockLimits] = [:],
+    lowCrossing: @escaping @Sendable (Fruit.ID) -> Void = { _ in }
+  ) throws(CLIError) {
     self.storage = storage
+    self.lowCrossing = lowCrossing
     let newest = try Self.newestSequence(storage)
     let known: [JournalEntry]
     do throws(StockStorageError) {
@@ -56,8 +70,12 @@ final class EventHub: Sendable {
     state.withLock { state in
       state.seen = newest
       state.recent = Set(known.map(\.sequence))
+      state.limits = limits
     }
   }
+
+  /// Each fruit's minimum and par as the journal has them now.
+  var limits: [Fruit.ID: StockLimits] { state.withLock { $0.limits } }
 
   /// The newest journal sequence.
   static func newestSequence(_ storage: any StockStorage) throws(CLIError) -> Int64 {
@@ -160,11 +178,23 @@ final class EventHub: Sendable {
   private func deliver() throws(StockStorageError) {
     let floor = state.withLock { max(0, $0.seen - Self.window) }
     let entries = try storage.journal(JournalQuery(after: floor)).reversed()
-    state.withLock { state in
+    let crossed = state.withLock { state -> [Fruit.ID] in
       var rendered: [String: [UInt8]] = [:]
+      var crossed: [Fruit.ID] = []
       for entry in entries where !state.recent.contains(entry.sequence) {
         state.recent.insert(entry.sequence)
         state.seen = max(state.seen, entry.sequence)
+        if case .limits(let fruit, let limits) = entry.operation.action, entry.outcome == .done {
+          state.limits[fruit] = limits
+        }
+        // One event per crossing of the minimum, not one per order below it.
+        let lows = entry.changes.compactMap { change -> (StockChange.Level, StockLimits)? in
+          guard let limits = state.limits[change.fruit],
+            limits.crossesMinimum(from: change.before, to: change.after)
+          else { return nil }
+          return (change, limits)
+        }
+        crossed += lows.map(\.0.fruit)
         rendered.removeAll(keepingCapacity: true)
         for (id, subscriber) in state.subscribers {
           if entry.sequence <= subscriber.floor { continue }
@@ -181,6 +211,10 @@ final class EventHub: Sendable {
               return bytes
             }()
           subscriber.stream.send(bytes)
+          for (change, limits) in lows {
+            subscriber.stream.send(
+              Self.low(change, limits: limits, sequence: entry.sequence, subscriber.texts))
+          }
         }
       }
       let floor = state.seen - Self.window
@@ -190,7 +224,25 @@ final class EventHub: Sendable {
       for (id, subscriber) in state.subscribers where !subscriber.caughtUp.isEmpty {
         state.subscribers[id]?.caughtUp = subscriber.caughtUp.filter { $0 > floor }
       }
+      return crossed
     }
+    for fruit in crossed { lowCrossing(fruit) }
+  }
+
+  /// `event: low` of a fruit that crossed its minimum with the entry `sequence`.
+  static func low(
+    _ change: StockChange.Level, limits: StockLimits, sequence: Int64, _ texts: Texts
+  ) -> [UInt8] {
+    var json = JSONWriter()
+    json.object { json in
+      json.member("sequence", sequence)
+      json.member("fruit", change.fruit.rawValue)
+      json.member("name", texts.name(of: change.fruit, count: change.after))
+      json.member("level", change.after)
+      json.member("min", limits.minimum)
+      json.member("par", limits.par)
+    }
+    return Array("event: low\ndata: ".utf8) + json.bytes + Array("\n\n".utf8)
   }
 
   /// `id: SEQ` and `data: ENTRY` of one entry.

@@ -96,6 +96,7 @@ enum OpenAPIDocument {
 
   private static var integer: [String: Any] { ["type": "integer"] }
   private static var string: [String: Any] { ["type": "string"] }
+  private static var boolean: [String: Any] { ["type": "boolean"] }
 
   private static func array(_ items: [String: Any]) -> [String: Any] {
     ["type": "array", "items": items]
@@ -131,7 +132,10 @@ enum OpenAPIDocument {
           "sequence": integer,
           "fruits": array(
             object(
-              ["id": string, "name": string, "level": integer], required: ["id", "name", "level"])),
+              [
+                "id": string, "name": string, "level": integer, "low": boolean,
+                "min": integer, "par": integer,
+              ], required: ["id", "name", "level", "low"])),
         ], required: ["sequence", "fruits"]),
       "OrderRequest": object(
         ["juice": string, "count": ["type": "integer", "minimum": 1]], required: ["juice"]),

@@ -35,8 +35,17 @@ final class ShopAPI: Sendable {
     self.defaultTexts = defaultTexts
     self.access = access
     names = NameIndex(catalog: shop.catalog, strings: strings)
-    events = try EventHub(storage: storage)
-    metrics = Metrics(juices: shop.catalog.juices.map(\.id))
+    let metrics = Metrics(juices: shop.catalog.juices.map(\.id))
+    let limits: [StockLimits?]
+    do {
+      limits = try shop.store.limits(over: shop.catalog)
+    } catch {
+      throw CLIError(error)
+    }
+    var known: [Fruit.ID: StockLimits] = [:]
+    for (fruit, limits) in zip(shop.store.fruits, limits) { known[fruit] = limits }
+    events = try EventHub(storage: storage, limits: known) { metrics.lowCrossing($0) }
+    self.metrics = metrics
     var texts: [String: Texts] = [:]
     for language in strings.languages {
       texts[language] = Texts(localizer: strings.localizer(for: language))
@@ -169,7 +178,8 @@ final class ShopAPI: Sendable {
       return .response(json(200, OpenAPIDocument.bytes))
     case .metrics:
       let levels = try? storage.levels()
-      let text = metrics.text(fruits: storage.fruits, levels: levels, streams: events.count)
+      let text = metrics.text(
+        fruits: storage.fruits, levels: levels, limits: events.limits, streams: events.count)
       return .response(
         HTTPResponse(
           status: 200,
@@ -210,7 +220,12 @@ final class ShopAPI: Sendable {
 
   private func stock(_ texts: Texts) throws(APIError) -> [UInt8] {
     let (levels, sequence) = try readLevels()
-    return APIDocuments.stock(storage.fruits, levels: levels, sequence: sequence, texts)
+    // The store's limits now: another process may have set them since the hub last read.
+    let limits = (try? shop.store.limits(over: shop.catalog)) ?? []
+    var known: [Fruit.ID: StockLimits] = [:]
+    for (fruit, limits) in zip(shop.store.fruits, limits) { known[fruit] = limits }
+    return APIDocuments.stock(
+      storage.fruits, levels: levels, limits: known, sequence: sequence, texts)
   }
 
   private func order(_ request: HTTPRequest, _ texts: Texts) throws(APIError) -> HTTPResponse {

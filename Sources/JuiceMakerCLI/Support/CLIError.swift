@@ -92,6 +92,8 @@ enum CLIError: Error, Equatable, Sendable {
   case invalidOrigin(String)
   /// The server could not listen.
   case cannotListen(address: String, reason: String)
+  /// `stock limits` with a par level below the minimum.
+  case parBelowMinimum(minimum: Int, par: Int)
 
   /// The exit code the command ends with.
   var exitCode: ExitCode {
@@ -155,6 +157,7 @@ enum CLIError: Error, Equatable, Sendable {
     case .optionNeeds: "optionNeeds"
     case .invalidOrigin: "invalidOrigin"
     case .cannotListen: "cannotListen"
+    case .parBelowMinimum: "parBelowMinimum"
     }
   }
 
@@ -288,6 +291,8 @@ enum CLIError: Error, Equatable, Sendable {
       return l.string("error.invalidOrigin", s(origin))
     case .cannotListen(let address, let reason):
       return l.string("error.cannotListen", s(address), s(reason))
+    case .parBelowMinimum(let minimum, let par):
+      return l.string("error.parBelowMinimum", .int(par), .int(minimum))
     }
   }
 }

@@ -56,11 +56,24 @@ struct ErrorDocument: Encodable {
   }
 }
 
-/// One fruit and its stock.
+/// One fruit and its stock, with its minimum and par when it has them, and whether it is
+/// at or below its minimum.
 struct FruitDocument: Encodable {
   let id: String
   let name: String
   let stock: Int
+  let min: Int?
+  let par: Int?
+  let low: Bool
+}
+
+/// The limits `stock limits` set.
+struct StockLimitsDocument: Encodable {
+  let ok = true
+  let fruit: String
+  let name: String
+  let min: Int
+  let par: Int
 }
 
 /// `{"fruits":[…]}`.

@@ -66,7 +66,7 @@ struct FullScreenShop {
     state.update(from: session)
     let renderer = ShopRenderer(
       texts: context.texts, juices: catalog.juices.map(\.id), fruits: store.fruits,
-      prices: catalog.juices.map(\.price))
+      prices: catalog.juices.map(\.price), limits: session.limits)
 
     guard let terminal = TerminalMode.enter() else { return .unavailable }
     guard let signals = TerminalSignals.watch(restoring: terminal) else {

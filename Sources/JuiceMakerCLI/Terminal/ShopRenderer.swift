@@ -19,6 +19,8 @@ struct ShopRenderer: Sendable {
   /// Each juice's price as the language writes it, right-aligned; empty when the menu
   /// has no prices.
   private let prices: [String]
+  /// Each fruit's limits, for the low marks on the stock board.
+  private let limits: [StockLimits?]
 
   /// Creates a renderer.
   ///
@@ -27,8 +29,13 @@ struct ShopRenderer: Sendable {
   ///   - juices: The menu's juices, in menu order.
   ///   - fruits: The store's fruits, in level order.
   ///   - prices: Each juice's price, in menu order; empty or `nil` for none.
-  init(texts: Texts, juices: [Juice.ID], fruits: [Fruit.ID], prices: [Money?] = []) {
+  ///   - limits: Each fruit's minimum and par, in level order; empty for none.
+  init(
+    texts: Texts, juices: [Juice.ID], fruits: [Fruit.ID], prices: [Money?] = [],
+    limits: [StockLimits?] = []
+  ) {
     self.texts = texts
+    self.limits = limits
     juiceNames = juices.map { texts.name(of: $0) }
     fruitNames = fruits.map { texts.name(of: $0) }
     let shown = prices.map { $0.map(texts.price) ?? "" }
@@ -100,8 +107,9 @@ struct ShopRenderer: Sendable {
   private func board(_ levels: [Int], width: Int) -> [String] {
     var lines: [String] = []
     var line = ""
-    for (name, level) in zip(fruitNames, levels) {
-      let item = name + " " + String(level)
+    for (index, (name, level)) in zip(fruitNames, levels).enumerated() {
+      let low = index < limits.count && limits[index]?.isLow(level) == true
+      let item = name + " " + String(level) + (low ? " " + texts.string("stock.low.mark") : "")
       let candidate = line.isEmpty ? item : line + " · " + item
       if candidate.displayWidth <= width || line.isEmpty {
         line = candidate

@@ -19,6 +19,9 @@ public struct StockOperation: Hashable, Sendable {
     /// A fruit's level is set; when `expected` is not `nil`, only if the level is
     /// `expected` now (compare-and-set), else the outcome is `.conflict`.
     case set(Fruit.ID, level: Int, expected: Int?)
+    /// A fruit's minimum and par levels are set for this store, over its pack's; no
+    /// level changes.
+    case limits(Fruit.ID, StockLimits)
   }
 
   /// The idempotency id; unique per operation.
@@ -60,25 +63,29 @@ extension StockOperation.Action {
   public var fruit: Fruit.ID? {
     switch self {
     case .order: nil
-    case .add(let fruit, _), .remove(let fruit, _), .set(let fruit, _, _): fruit
+    case .add(let fruit, _), .remove(let fruit, _), .set(let fruit, _, _), .limits(let fruit, _):
+      fruit
     }
   }
 
-  /// The action's name as journals write it: `order`, `add`, `remove` or `set`.
+  /// The action's name as journals write it: `order`, `add`, `remove`, `set` or `limits`.
   public var name: String {
     switch self {
     case .order: "order"
     case .add: "add"
     case .remove: "remove"
     case .set: "set"
+    case .limits: "limits"
     }
   }
 
-  /// How many juices (order), fruits (add, remove), or the new level (set).
+  /// How many juices (order), fruits (add, remove), the new level (set), or the
+  /// minimum (limits).
   public var count: Int {
     switch self {
     case .order(_, let count), .add(_, let count), .remove(_, let count): count
     case .set(_, let level, _): level
+    case .limits(_, let limits): limits.minimum
     }
   }
 }

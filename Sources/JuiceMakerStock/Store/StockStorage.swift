@@ -64,6 +64,32 @@ public protocol StockStorage: Sendable {
   ///
   /// - Throws: `StockStorageError` when the storage cannot be watched.
   func waitForChanges(timeout: Duration) throws(StockStorageError)
+
+  /// The minimum and par levels this store set over its packs' (`stock limits`): for
+  /// each fruit, those of its newest `limits` journal entry.
+  ///
+  /// The default implementation reads the whole journal; a storage with an index on its
+  /// `limits` entries answers from it.
+  ///
+  /// - Throws: `StockStorageError` when the journal cannot be read.
+  func limits() throws(StockStorageError) -> [Fruit.ID: StockLimits]
+}
+
+// MARK: - Default implementations
+
+extension StockStorage {
+  public func limits() throws(StockStorageError) -> [Fruit.ID: StockLimits] {
+    var limits: [Fruit.ID: StockLimits] = [:]
+    // Newest first: the first entry of each fruit wins.
+    for entry in try journal(JournalQuery()) {
+      if case .limits(let fruit, let set) = entry.operation.action, entry.outcome == .done,
+        limits[fruit] == nil
+      {
+        limits[fruit] = set
+      }
+    }
+    return limits
+  }
 }
 
 /// What a storage read in a transaction: the touched levels, and the journal entry of

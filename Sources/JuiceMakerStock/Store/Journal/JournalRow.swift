@@ -14,9 +14,9 @@ package import JuiceMakerCatalog
 /// | `request_id` | The operation's idempotency id, unique. |
 /// | `time` | When the operation was kept. |
 /// | `editor` | The shop or editor that made it. |
-/// | `action` | `order`, `add`, `remove` or `set`. |
+/// | `action` | `order`, `add`, `remove`, `set` or `limits`. |
 /// | `subject` | The juice of an order, the fruit of an edit. |
-/// | `count` | Juices ordered, fruits added or removed, or the level set. |
+/// | `count` | Juices ordered, fruits added or removed, the level set, or the minimum. |
 /// | `expected` | A compare-and-set's expected level, else `NULL`. |
 /// | `outcome` | `done`, `refused` or `conflict`. |
 /// | `actual` | The level a conflict found, else `NULL`. |
@@ -72,6 +72,9 @@ package struct JournalRow: Hashable, Sendable {
     count = Int64(operation.action.count)
     if case .set(_, _, let expected?) = operation.action {
       self.expected = Int64(expected)
+    }
+    if case .limits(_, let limits) = operation.action {
+      par = Int64(limits.par)
     }
     outcome = commit.outcome.name
     switch commit.outcome {
@@ -163,6 +166,11 @@ package struct JournalRow: Hashable, Sendable {
       case "add": action = .add(fruit, count: count)
       case "remove": action = .remove(fruit, count: count)
       case "set": action = .set(fruit, level: count, expected: expected.map { Int($0) })
+      case "limits":
+        guard let par, par >= Int64(count), par <= Int64(Int.max) else {
+          throw damaged("limits without a par level at or above the minimum")
+        }
+        action = .limits(fruit, StockLimits(minimum: count, par: Int(par)))
       default: throw damaged("action \(self.action) is unknown")
       }
     }
