@@ -221,6 +221,18 @@ public final class PostgresStockStorage: StockStorage {
     try sessions.withSession { session throws(StockStorageError) in try session.journal(query) }
   }
 
+  /// Counts a report with `GROUP BY` on the server, reading no entry into memory.
+  public func report(_ query: ReportQuery) throws(StockStorageError) -> [ReportRow] {
+    try sessions.withSession { session throws(StockStorageError) in try session.report(query) }
+  }
+
+  /// Counts the entries `query` selects with one `count(*)` on the server.
+  public func journalCount(_ query: JournalQuery) throws(StockStorageError) -> Int {
+    try sessions.withSession { session throws(StockStorageError) in
+      try session.journalCount(query)
+    }
+  }
+
   /// The newest `limits` entry of each fruit, read from the journal's index of them.
   public func limits() throws(StockStorageError) -> [Fruit.ID: StockLimits] {
     try sessions.withSession { session throws(StockStorageError) in try session.limits() }

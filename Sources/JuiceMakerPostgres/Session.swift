@@ -472,12 +472,13 @@ final class Session {
           AND ($2::float8 IS NULL OR time >= to_timestamp($2::float8))
           AND ($3::bigint IS NULL OR sequence > $3::bigint)
           AND ($5::text IS NULL OR request_id = $5::text)
+          AND ($6::float8 IS NULL OR time < to_timestamp($6::float8))
         ORDER BY sequence DESC LIMIT $4::bigint
         """,
         [
           query.editor, query.since.map { String($0.timeIntervalSince1970) },
           query.after.map { String($0) }, query.limit.map { String(max(0, $0)) },
-          query.request?.rawValue,
+          query.request?.rawValue, query.until.map { String($0.timeIntervalSince1970) },
         ])
     }
     var entries: [JournalEntry] = []
@@ -485,6 +486,99 @@ final class Session {
       entries.append(try entry(result, row))
     }
     return entries
+  }
+
+  /// How many entries pass `query`'s filters.
+  func journalCount(_ query: JournalQuery) throws(StockStorageError) -> Int {
+    let result = try reading("counting journal entries") { () throws(PostgresError) in
+      try connection.execute(
+        prepared: "journal-count",
+        """
+        SELECT count(*) FROM journal
+        WHERE ($1::text IS NULL OR editor = $1)
+          AND ($2::float8 IS NULL OR time >= to_timestamp($2::float8))
+          AND ($3::bigint IS NULL OR sequence > $3::bigint)
+          AND ($4::text IS NULL OR request_id = $4::text)
+          AND ($5::float8 IS NULL OR time < to_timestamp($5::float8))
+        """,
+        [
+          query.editor, query.since.map { String($0.timeIntervalSince1970) },
+          query.after.map { String($0) }, query.request?.rawValue,
+          query.until.map { String($0.timeIntervalSince1970) },
+        ])
+    }
+    return Int(result.integer(0, 0) ?? 0)
+  }
+
+  /// A report, counted with `GROUP BY` by `StockReport`'s rule.
+  func report(_ query: ReportQuery) throws(StockStorageError) -> [ReportRow] {
+    let filter = """
+      action = 'order' AND ($1::text IS NULL OR editor = $1)
+        AND ($2::float8 IS NULL OR time >= to_timestamp($2::float8))
+        AND ($3::float8 IS NULL OR time < to_timestamp($3::float8))
+      """
+    let sql: String
+    switch query.grouping {
+    case .fruit:
+      sql = """
+        SELECT c ->> 0, NULL, sum(count), 0, 0, sum((c ->> 1)::bigint - (c ->> 2)::bigint)
+        FROM journal, jsonb_array_elements(journal.changes) AS c
+        WHERE \(filter) AND outcome = 'done'
+        GROUP BY 1
+        UNION ALL
+        SELECT s ->> 0, NULL, 0, sum(count), 0, 0
+        FROM journal, jsonb_array_elements(journal.shortages) AS s
+        WHERE \(filter) AND outcome = 'refused'
+        GROUP BY 1
+        """
+    case .juice, .shop, .hour, .day:
+      let key: String
+      switch query.grouping {
+      case .juice: key = "subject"
+      case .shop: key = "editor"
+      default:
+        // The second the hour or day starts at, on the query's clock: s − ((s % b) + b) % b.
+        key = """
+          (floor(extract(epoch FROM time))::bigint + $4::bigint
+            - mod(mod(floor(extract(epoch FROM time))::bigint + $4::bigint, $5::bigint)
+              + $5::bigint, $5::bigint) - $4::bigint)::text
+          """
+      }
+      sql = """
+        SELECT \(key), currency,
+          sum(CASE WHEN outcome = 'done' THEN count ELSE 0 END),
+          sum(CASE WHEN outcome = 'refused' THEN count ELSE 0 END),
+          sum(CASE WHEN outcome = 'done' THEN coalesce(price, 0) * count ELSE 0 END),
+          sum(used)
+        FROM journal WHERE \(filter)
+        GROUP BY 1, 2
+        """
+    }
+    var parameters = [
+      query.editor, query.since.map { String($0.timeIntervalSince1970) },
+      query.until.map { String($0.timeIntervalSince1970) },
+    ]
+    if query.grouping == .hour || query.grouping == .day {
+      parameters += [String(query.utcOffset), String(query.bucketSeconds)]
+    }
+    let result = try reading("counting a report") { () throws(PostgresError) in
+      try connection.execute(sql, parameters)
+    }
+    var rows: [ReportRow] = []
+    for index in 0..<result.count {
+      guard
+        let key = result.text(index, 0),
+        let row = StockReport.row(
+          key: key, currency: result.text(index, 1), made: result.integer(index, 2) ?? 0,
+          refused: result.integer(index, 3) ?? 0, takings: result.integer(index, 4) ?? 0,
+          used: result.integer(index, 5) ?? 0, grouping: query.grouping)
+      else {
+        throw damaged(
+          "a journal entry's \(query.grouping.rawValue) is not valid", "counting a report")
+      }
+      rows.append(row)
+    }
+    return StockReport.merged(rows)
   }
 
   /// The newest `limits` entry of each fruit.

@@ -136,6 +136,16 @@ public final class SQLiteStockStorage: StockStorage {
     try tables.withLock { tables throws(StockStorageError) in try tables.journal(query) }
   }
 
+  /// Counts a report with `GROUP BY`, reading no entry into memory.
+  public func report(_ query: ReportQuery) throws(StockStorageError) -> [ReportRow] {
+    try tables.withLock { tables throws(StockStorageError) in try tables.report(query) }
+  }
+
+  /// Counts the entries `query` selects with one `count(*)`.
+  public func journalCount(_ query: JournalQuery) throws(StockStorageError) -> Int {
+    try tables.withLock { tables throws(StockStorageError) in try tables.journalCount(query) }
+  }
+
   /// The newest `limits` entry of each fruit, read from the journal's index of them.
   public func limits() throws(StockStorageError) -> [Fruit.ID: StockLimits] {
     try tables.withLock { tables throws(StockStorageError) in try tables.limits() }

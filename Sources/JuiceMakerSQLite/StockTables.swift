@@ -224,28 +224,114 @@ final class StockTables {
 
   // MARK: - Journal
 
-  /// The journal entries `query` selects, newest first.
-  func journal(_ query: JournalQuery) throws(StockStorageError) -> [JournalEntry] {
-    try checkFiles()
+  /// The `WHERE` conditions of a journal query's filters, with `?1` editor, `?2` since,
+  /// `?3` after, `?5` request and `?6` until.
+  private static func conditions(_ query: JournalQuery) -> String {
     var conditions: [String] = []
     if query.editor != nil { conditions.append("editor = ?1") }
     if query.since != nil { conditions.append("time >= ?2") }
     if query.after != nil { conditions.append("sequence > ?3") }
     if query.request != nil { conditions.append("request_id = ?5") }
-    let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-    let select = try database.prepare(
-      "SELECT \(StoreStatements.entryColumns) FROM journal \(filter) ORDER BY sequence DESC LIMIT ?4",
-      purpose: "reading the journal")
+    if query.until != nil { conditions.append("time < ?6") }
+    return conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+  }
+
+  private func bind(_ query: JournalQuery, to select: Statement) throws(StockStorageError) {
     if let editor = query.editor { try select.bind(editor, at: 1) }
     if let since = query.since { try select.bind(since.timeIntervalSince1970, at: 2) }
     if let after = query.after { try select.bind(after, at: 3) }
     if let request = query.request { try select.bind(request.rawValue, at: 5) }
+    if let until = query.until { try select.bind(until.timeIntervalSince1970, at: 6) }
+  }
+
+  /// The journal entries `query` selects, newest first.
+  func journal(_ query: JournalQuery) throws(StockStorageError) -> [JournalEntry] {
+    try checkFiles()
+    let select = try database.prepare(
+      "SELECT \(StoreStatements.entryColumns) FROM journal \(Self.conditions(query)) "
+        + "ORDER BY sequence DESC LIMIT ?4",
+      purpose: "reading the journal")
+    try bind(query, to: select)
     try select.bind(Int64(query.limit.map { max(0, $0) } ?? -1), at: 4)
     var entries: [JournalEntry] = []
     while try select.step() {
       entries.append(try entry(select))
     }
     return entries
+  }
+
+  /// How many entries pass `query`'s filters.
+  func journalCount(_ query: JournalQuery) throws(StockStorageError) -> Int {
+    try checkFiles()
+    let select = try database.prepare(
+      "SELECT count(*) FROM journal \(Self.conditions(query))",
+      purpose: "counting journal entries")
+    try bind(query, to: select)
+    guard try select.step() else { return 0 }
+    return Int(select.integer(at: 0))
+  }
+
+  /// A report, counted with `GROUP BY` by `StockReport`'s rule.
+  func report(_ query: ReportQuery) throws(StockStorageError) -> [ReportRow] {
+    try checkFiles()
+    var filters = ["action = 'order'"]
+    if query.editor != nil { filters.append("editor = ?1") }
+    if query.since != nil { filters.append("time >= ?2") }
+    if query.until != nil { filters.append("time < ?3") }
+    let filter = filters.joined(separator: " AND ")
+    let sql: String
+    switch query.grouping {
+    case .fruit:
+      sql = """
+        SELECT c.value ->> 0, NULL, sum(count), 0, 0, sum((c.value ->> 1) - (c.value ->> 2))
+        FROM journal, json_each(journal.changes) AS c WHERE \(filter) AND outcome = 'done'
+        GROUP BY 1
+        UNION ALL
+        SELECT s.value ->> 0, NULL, 0, sum(count), 0, 0
+        FROM journal, json_each(journal.shortages) AS s WHERE \(filter) AND outcome = 'refused'
+        GROUP BY 1
+        """
+    case .juice, .shop, .hour, .day:
+      let key: String
+      switch query.grouping {
+      case .juice: key = "subject"
+      case .shop: key = "editor"
+      default:
+        // The second the hour or day starts at, on the query's clock: s − ((s % b) + b) % b.
+        key = "CAST(time AS INTEGER) + ?4 - (((CAST(time AS INTEGER) + ?4) % ?5) + ?5) % ?5 - ?4"
+      }
+      sql = """
+        SELECT \(key), currency,
+          sum(CASE WHEN outcome = 'done' THEN count ELSE 0 END),
+          sum(CASE WHEN outcome = 'refused' THEN count ELSE 0 END),
+          sum(CASE WHEN outcome = 'done' THEN coalesce(price, 0) * count ELSE 0 END),
+          sum(used)
+        FROM journal WHERE \(filter) GROUP BY 1, 2
+        """
+    }
+    let select = try database.prepare(sql, purpose: "counting a report")
+    if let editor = query.editor { try select.bind(editor, at: 1) }
+    if let since = query.since { try select.bind(since.timeIntervalSince1970, at: 2) }
+    if let until = query.until { try select.bind(until.timeIntervalSince1970, at: 3) }
+    if query.grouping == .hour || query.grouping == .day {
+      try select.bind(Int64(query.utcOffset), at: 4)
+      try select.bind(query.bucketSeconds, at: 5)
+    }
+    var rows: [ReportRow] = []
+    while try select.step() {
+      let key = select.text(at: 0) ?? String(select.integer(at: 0))
+      guard
+        let row = StockReport.row(
+          key: key, currency: select.text(at: 1), made: select.integer(at: 2),
+          refused: select.integer(at: 3), takings: select.integer(at: 4),
+          used: select.integer(at: 5), grouping: query.grouping)
+      else {
+        throw database.context.invalid(
+          "a journal entry's \(query.grouping.rawValue) is not valid", purpose: select.purpose)
+      }
+      rows.append(row)
+    }
+    return StockReport.merged(rows)
   }
 
   /// The newest `limits` entry of each fruit, from the partial index on them.

@@ -2,7 +2,8 @@
 enum Commands {
   static let all: [any Command.Type] = [
     InitCommand.self, ShopCommand.self, MenuCommand.self, StockCommand.self, OrderCommand.self,
-    ReorderCommand.self, HistoryCommand.self, ValidateCommand.self, RushCommand.self,
+    ReorderCommand.self, ReportCommand.self, HistoryCommand.self, ValidateCommand.self,
+    RushCommand.self,
     ServeCommand.self,
     PacksCommand.self,
     CompletionsCommand.self,

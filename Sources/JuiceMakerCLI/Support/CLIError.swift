@@ -92,6 +92,8 @@ enum CLIError: Error, Equatable, Sendable {
   case invalidOrigin(String)
   /// The server could not listen.
   case cannotListen(address: String, reason: String)
+  /// An option's value that is not one of its words (`--by week`).
+  case invalidChoice(value: String, option: String, choices: [String])
   /// `stock limits` with a par level below the minimum.
   case parBelowMinimum(minimum: Int, par: Int)
 
@@ -158,6 +160,7 @@ enum CLIError: Error, Equatable, Sendable {
     case .invalidOrigin: "invalidOrigin"
     case .cannotListen: "cannotListen"
     case .parBelowMinimum: "parBelowMinimum"
+    case .invalidChoice: "invalidChoice"
     }
   }
 
@@ -293,6 +296,9 @@ enum CLIError: Error, Equatable, Sendable {
       return l.string("error.cannotListen", s(address), s(reason))
     case .parBelowMinimum(let minimum, let par):
       return l.string("error.parBelowMinimum", .int(par), .int(minimum))
+    case .invalidChoice(let value, let option, let choices):
+      return l.string(
+        "error.invalidChoice", s(option), .string(choices.joined(separator: ", ")), s(value))
     }
   }
 }

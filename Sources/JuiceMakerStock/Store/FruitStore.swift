@@ -279,6 +279,31 @@ public final class FruitStore: Sendable {
     }
   }
 
+  // MARK: - Reports
+
+  /// Counts made and refused, takings and fruit used, grouped as `query` says; the
+  /// storage counts them (with `GROUP BY` in SQL).
+  ///
+  /// - Throws: `FruitStoreError.storage` when the journal cannot be read.
+  public func report(_ query: ReportQuery) throws(FruitStoreError) -> [ReportRow] {
+    do {
+      return try storage.report(query)
+    } catch {
+      throw .storage(error)
+    }
+  }
+
+  /// How many journal entries pass `query`'s filters, whatever its limit.
+  ///
+  /// - Throws: `FruitStoreError.storage` when the journal cannot be read.
+  public func journalCount(_ query: JournalQuery) throws(FruitStoreError) -> Int {
+    do {
+      return try storage.journalCount(query)
+    } catch {
+      throw .storage(error)
+    }
+  }
+
   // MARK: - Limits
 
   /// Sets a fruit's minimum and par levels for this store, over its pack's; journaled.

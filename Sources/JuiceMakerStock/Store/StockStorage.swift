@@ -73,6 +73,23 @@ public protocol StockStorage: Sendable {
   ///
   /// - Throws: `StockStorageError` when the journal cannot be read.
   func limits() throws(StockStorageError) -> [Fruit.ID: StockLimits]
+
+  /// Counts made and refused, takings and fruit used, grouped as `query` says.
+  ///
+  /// The default implementation reads the whole journal and counts it with
+  /// `StockReport`'s rule; an SQL storage counts the same with `GROUP BY`, without
+  /// reading every entry into memory.
+  ///
+  /// - Returns: The rows, in key order.
+  /// - Throws: `StockStorageError` when the journal cannot be read.
+  func report(_ query: ReportQuery) throws(StockStorageError) -> [ReportRow]
+
+  /// How many journal entries pass `query`'s filters, whatever its limit.
+  ///
+  /// The default implementation reads them; an SQL storage counts them.
+  ///
+  /// - Throws: `StockStorageError` when the journal cannot be read.
+  func journalCount(_ query: JournalQuery) throws(StockStorageError) -> Int
 }
 
 // MARK: - Default implementations
@@ -89,6 +106,18 @@ extension StockStorage {
       }
     }
     return limits
+  }
+
+  public func report(_ query: ReportQuery) throws(StockStorageError) -> [ReportRow] {
+    StockReport.rows(
+      try journal(JournalQuery(editor: query.editor, since: query.since, until: query.until)),
+      query)
+  }
+
+  public func journalCount(_ query: JournalQuery) throws(StockStorageError) -> Int {
+    var all = query
+    all.limit = nil
+    return try journal(all).count
   }
 }
 

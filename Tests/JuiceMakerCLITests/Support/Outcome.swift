@@ -36,6 +36,11 @@ struct Outcome: Sendable, CustomStringConvertible {
   }
 }
 
+extension Outcome {
+  /// The lines of a table after its header row.
+  var rows: [String] { Array(lines.dropFirst()) }
+}
+
 // MARK: - Reading JSON documents
 
 extension Dictionary where Key == String, Value == Any {
