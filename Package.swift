@@ -62,16 +62,20 @@ let package = Package(
       path: "Sources/EmbedDataPlugin"),
     .executableTarget(name: "embed-data", path: "Sources/embed-data"),
     .executableTarget(name: "juice-maker", dependencies: ["JuiceMakerCLI"]),
-    // `swift run -c release juice-maker-benchmark` builds the two programs it starts too.
+    // `swift run -c release juice-maker-benchmark` builds the three programs it starts too.
     .executableTarget(
       name: "juice-maker-benchmark",
       dependencies: [
         "JuiceMakerKit", "JuiceMakerSQLite", "JuiceMakerPostgres", "TemporaryPostgres",
-        "JuiceMakerCLI", "juice-maker", "juice-maker-baseline",
+        "JuiceMakerCLI", "juice-maker", "juice-maker-baseline", "juice-maker-http-floor",
       ]
     ),
     // The bare Foundation program the benchmark times `juice-maker stock` against.
     .executableTarget(name: "juice-maker-baseline"),
+    // The bare libmicrohttpd program the benchmark drives `juice-maker serve` against:
+    // the server's daemon options, one fixed answer.
+    .executableTarget(
+      name: "juice-maker-http-floor", dependencies: ["CMicroHTTPD", "JuiceMakerHTTP"]),
     .testTarget(
       name: "JuiceMakerKitTests",
       // The CLI for the language it picks from its environment variable and `LANG`.

@@ -13,7 +13,8 @@ import Foundation
 ///
 /// - `figure`: a dotted name; the part before the first dot is its group (`--only`).
 /// - `value`: the median of the runs (for a ratio, the ratio of two medians).
-/// - `unit`: `orders/s`, `ms`, `MB`, `ns/op` or `x` (a ratio).
+/// - `unit`: `orders/s`, `requests/s`, `ms`, `MB`, `KiB`, `ns/op`, `us/request` (CPU time),
+///   `%`, `streams` or `x` (a ratio).
 /// - `runs`: how many runs the median is taken over (for a ratio, the fewer of its two).
 /// - `min`, `max`: the slowest and fastest run (for a ratio, its bounds from the two
 ///   figures' extremes).
@@ -69,16 +70,22 @@ extension Figure {
   /// What a figure counts, and how its numbers are written.
   enum Unit: String, Sendable {
     case ordersPerSecond = "orders/s"
+    case requestsPerSecond = "requests/s"
     case milliseconds = "ms"
     case megabytes = "MB"
+    case kibibytes = "KiB"
     case nanosecondsPerOperation = "ns/op"
+    case microsecondsPerRequest = "us/request"
+    case percent = "%"
+    case streams
     case ratio = "x"
 
     func format(_ number: Double) -> String {
       switch self {
-      case .ordersPerSecond: String(Int(number.rounded()))
-      case .milliseconds, .ratio: String(format: "%.2f", number)
-      case .megabytes, .nanosecondsPerOperation: String(format: "%.1f", number)
+      case .ordersPerSecond, .requestsPerSecond, .streams: String(Int(number.rounded()))
+      case .milliseconds, .ratio, .percent: String(format: "%.2f", number)
+      case .megabytes, .kibibytes, .nanosecondsPerOperation, .microsecondsPerRequest:
+        String(format: "%.1f", number)
       }
     }
   }

@@ -72,6 +72,6 @@ struct Options: Sendable {
     goal="OP THRESHOLD"|none pass=true|false|none. Exits 0 unless something fails to run;
     a missed goal prints pass=false.
 
-    Groups: orders, rush, catalog, startup, durable, memory, rendering, postgres.
+    Groups: orders, rush, catalog, startup, durable, memory, rendering, postgres, http.
     """
 }

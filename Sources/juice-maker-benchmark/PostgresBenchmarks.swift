@@ -31,31 +31,8 @@ struct PostgresBenchmarks {
       throw .failed("cannot start PostgreSQL: \(error)")
     }
     defer { server.stop() }
-    let fruits = (1...Self.fruitCount).map { Fruit(id: fruitID($0), initialStock: 1_000_000_000) }
-    let catalog: Catalog
-    do {
-      catalog = try Catalog(
-        fruits: fruits,
-        juices: (1...Self.fruitCount).map {
-          Juice(id: juiceID($0), ingredients: [Ingredient(fruit: fruitID($0), count: 1)])
-        })
-    } catch {
-      throw .failed("the benchmark menu is invalid: \(error)")
-    }
-    let database: String
-    do {
-      database = try server.createDatabase()
-      _ = try PostgresStockStorage(uri: server.socketURI(database: database), fruits: fruits)
-      let ids = try server.sql(
-        "SELECT string_agg(id::text, ',' ORDER BY id) FROM stock", database: database)
-      guard ids == (1...Self.fruitCount).map(String.init).joined(separator: ",") else {
-        throw BenchmarkError.failed("stock rows are not numbered 1…\(Self.fruitCount): \(ids)")
-      }
-    } catch let error as BenchmarkError {
-      throw error
-    } catch {
-      throw .failed("cannot prepare the benchmark database: \(error)")
-    }
+    let catalog = try Self.menu()
+    let database = try Self.prepareDatabase(on: server, catalog: catalog)
     let uri = server.socketURI(database: database)
     let duration: Duration = options.quick ? .seconds(2) : .seconds(4)
     let runs = options.quick ? 1 : 3
@@ -100,11 +77,50 @@ struct PostgresBenchmarks {
     }
   }
 
-  private func fruitID(_ number: Int) -> Fruit.ID {
+  /// The benchmark's menu: 32 fruits, each with a stock of a billion, and one juice of
+  /// each, `juice-k` made of one `fruit-k`.
+  static func menu() throws(BenchmarkError) -> Catalog {
+    let fruits = (1...fruitCount).map { Fruit(id: fruitID($0), initialStock: 1_000_000_000) }
+    do {
+      return try Catalog(
+        fruits: fruits,
+        juices: (1...fruitCount).map {
+          Juice(id: juiceID($0), ingredients: [Ingredient(fruit: fruitID($0), count: 1)])
+        })
+    } catch {
+      throw .failed("the benchmark menu is invalid: \(error)")
+    }
+  }
+
+  /// Creates a database on `server` holding `catalog`'s stock, the rows numbered 1…32.
+  ///
+  /// - Returns: The database's name.
+  static func prepareDatabase(on server: TemporaryServer, catalog: Catalog) throws(BenchmarkError)
+    -> String
+  {
+    let database: String
+    do {
+      database = try server.createDatabase()
+      _ = try PostgresStockStorage(
+        uri: server.socketURI(database: database), fruits: catalog.fruits)
+      let ids = try server.sql(
+        "SELECT string_agg(id::text, ',' ORDER BY id) FROM stock", database: database)
+      guard ids == (1...Self.fruitCount).map(String.init).joined(separator: ",") else {
+        throw BenchmarkError.failed("stock rows are not numbered 1…\(Self.fruitCount): \(ids)")
+      }
+    } catch let error as BenchmarkError {
+      throw error
+    } catch {
+      throw .failed("cannot prepare the benchmark database: \(error)")
+    }
+    return database
+  }
+
+  private static func fruitID(_ number: Int) -> Fruit.ID {
     (try? Fruit.ID(validating: "fruit-\(number)")) ?? "kiwi"
   }
 
-  private func juiceID(_ number: Int) -> Juice.ID {
+  private static func juiceID(_ number: Int) -> Juice.ID {
     (try? Juice.ID(validating: "juice-\(number)")) ?? "kiwi-juice"
   }
 
@@ -112,7 +128,7 @@ struct PostgresBenchmarks {
   /// --threads` runs them (each operation on a connection of the storage's pool),
   /// ordering the juice of its own fruit (or all the first juice, `hot`) until
   /// `duration` ends.
-  private func shopsRun(
+  func shopsRun(
     uri: String, catalog: Catalog, shops count: Int, hot: Bool, for duration: Duration
   ) throws(BenchmarkError) -> Double {
     let store: FruitStore

@@ -10,7 +10,7 @@ enum APIDocuments {
       for shortage in shortages {
         json.object { json in
           json.member("fruit", shortage.fruit.rawValue)
-          json.member("name", texts.name(of: shortage.fruit))
+          json.member("name", texts.localizer.name(of: shortage.fruit))
           json.member("needed", shortage.needed)
           json.member("available", shortage.available)
         }
@@ -28,16 +28,16 @@ enum APIDocuments {
       json.member("sequence", entry.sequence)
       if case .order(let juice, let count) = action {
         json.member("juice", juice.rawValue)
-        json.member("name", texts.name(of: juice))
+        json.member("name", texts.localizer.name(of: juice))
         json.member("count", count)
-        json.member("message", texts.orderMessage(Order(juice: juice, count: count)))
+        json.member("message", texts.localizer.message(for: Order(juice: juice, count: count)))
       }
       json.key("levels")
       json.array { json in
         for change in entry.changes {
           json.object { json in
             json.member("fruit", change.fruit.rawValue)
-            json.member("name", texts.name(of: change.fruit, count: change.after))
+            json.member("name", texts.localizer.name(of: change.fruit, count: change.after))
             json.member("level", change.after)
           }
         }
@@ -59,13 +59,13 @@ enum APIDocuments {
       json.member("requestId", entry.id.rawValue)
       json.member("sequence", entry.sequence)
       json.member("fruit", fruit.rawValue)
-      json.member("name", texts.name(of: fruit, count: change.after))
+      json.member("name", texts.localizer.name(of: fruit, count: change.after))
       json.member("before", change.before)
       json.member("after", change.after)
       json.member(
         "message",
-        texts.string(
-          "stock.updated", .string(texts.name(of: fruit, count: change.after)),
+        texts.localizer.string(
+          "stock.updated", .string(texts.localizer.name(of: fruit, count: change.after)),
           .int(change.after)))
     }
     return json.bytes
@@ -85,7 +85,7 @@ enum APIDocuments {
         for (fruit, level) in zip(fruits, levels) {
           json.object { json in
             json.member("id", fruit.rawValue)
-            json.member("name", texts.name(of: fruit, count: level))
+            json.member("name", texts.localizer.name(of: fruit, count: level))
             json.member("level", level)
             let limits = limits[fruit]
             json.member("low", limits?.isLow(level) ?? false)
@@ -113,13 +113,14 @@ enum APIDocuments {
         for (juice, count) in zip(catalog.juices, makeable) {
           json.object { json in
             json.member("id", juice.id.rawValue)
-            json.member("name", texts.name(of: juice.id))
+            json.member("name", texts.localizer.name(of: juice.id))
             json.key("recipe")
             json.array { json in
               for ingredient in juice.ingredients {
                 json.object { json in
                   json.member("fruit", ingredient.fruit.rawValue)
-                  json.member("name", texts.name(of: ingredient.fruit, count: ingredient.count))
+                  json.member(
+                    "name", texts.localizer.name(of: ingredient.fruit, count: ingredient.count))
                   json.member("count", ingredient.count)
                 }
               }
@@ -181,7 +182,7 @@ enum APIDocuments {
         for change in entry.changes {
           json.object { json in
             json.member("fruit", change.fruit.rawValue)
-            json.member("name", texts.name(of: change.fruit, count: change.after))
+            json.member("name", texts.localizer.name(of: change.fruit, count: change.after))
             json.member("before", change.before)
             json.member("after", change.after)
           }

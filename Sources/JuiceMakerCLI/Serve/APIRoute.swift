@@ -123,6 +123,10 @@ extension APIRoute {
       responses: [json(200, "Health"), problem(503)]),
   ]
 
+  /// The routes with no parameter, by path.
+  private static let fixedPaths: [String: [APIRoute]] = Dictionary(
+    grouping: all.filter { !$0.path.contains("{") }, by: \.path)
+
   /// The route a request's path and method reach, with the path's parameter.
   enum Match {
     case route(APIRoute, parameter: Substring?)
@@ -131,12 +135,24 @@ extension APIRoute {
     case none
   }
 
+  /// Every route's segments, split once: the router runs for every request.
+  private static let patterns = all.map(\.segments)
+
   /// Finds the route of a path and method; `HEAD` reaches `GET` routes.
   static func match(method: String, path: String) -> Match {
+    // Most requests name a route with no parameter: found by the whole path.
+    if let routes = fixedPaths[path] {
+      if let route = routes.first(where: {
+        $0.method == method || (method == "HEAD" && $0.method == "GET")
+      }) {
+        return .route(route, parameter: nil)
+      }
+      return .wrongMethod(
+        allowed: routes.flatMap { $0.method == "GET" ? ["GET", "HEAD"] : [$0.method] })
+    }
     let segments = path.split(separator: "/", omittingEmptySubsequences: false)
     var allowed: [String] = []
-    for route in all {
-      let pattern = route.segments
+    for (route, pattern) in zip(all, patterns) {
       guard pattern.count == segments.count else { continue }
       var parameter: Substring?
       var matches = true

@@ -29,9 +29,9 @@ final class EventHub: Sendable {
     var seen: Int64 = 0
     /// Sequences delivered lately, for entries that commit out of order.
     var recent: Set<Int64> = []
+    /// Whether the thread stopped following the journal while no stream was open.
+    var idle = true
     var stopped = false
-    /// Each fruit's minimum and par as the journal has them now.
-    var limits: [Fruit.ID: StockLimits] = [:]
   }
 
   /// How far below the newest sequence the thread reads again, for an entry numbered
@@ -45,21 +45,18 @@ final class EventHub: Sendable {
 
   private let storage: any StockStorage
   private let state = Mutex(State())
-  /// Called once for each time a fruit crosses its minimum, outside the lock.
-  private let lowCrossing: @Sendable (Fruit.ID) -> Void
+  /// The limits `event: low` is raised by, if any.
+  private let board: LimitsBoard?
 
   /// Follows a storage's journal.
   ///
   /// - Parameters:
   ///   - storage: The store.
-  ///   - limits: Each fruit's minimum and par now; `limits` entries change them.
-  ///   - lowCrossing: Told of each fruit that crosses its minimum downwards.
-  init(
-    storage: any StockStorage, limits: [Fruit.ID: StockLimits] = [:],
-    lowCrossing: @escaping @Sendable (Fruit.ID) -> Void = { _ in }
-  ) throws(CLIError) {
+  ///   - board: The limits by which a change that takes a fruit to or below its minimum
+  ///     raises one `event: low`; `nil` for none.
+  init(storage: any StockStorage, board: LimitsBoard? = nil) throws(CLIError) {
+    self.board = board
     self.storage = storage
-    self.lowCrossing = lowCrossing
     let newest = try Self.newestSequence(storage)
     let known: [JournalEntry]
     do throws(StockStorageError) {
@@ -70,12 +67,8 @@ final class EventHub: Sendable {
     state.withLock { state in
       state.seen = newest
       state.recent = Set(known.map(\.sequence))
-      state.limits = limits
     }
   }
-
-  /// Each fruit's minimum and par as the journal has them now.
-  var limits: [Fruit.ID: StockLimits] { state.withLock { $0.limits } }
 
   /// The newest journal sequence.
   static func newestSequence(_ storage: any StockStorage) throws(CLIError) -> Int64 {
@@ -158,44 +151,65 @@ final class EventHub: Sendable {
 
   private func run() {
     var lastBeat = ContinuousClock.now
+    var lastSweep = ContinuousClock.now
     while !state.withLock({ $0.stopped }) {
-      do {
-        try storage.waitForChanges(timeout: .seconds(1))
-        try deliver()
-      } catch {
-        // The store does not answer: try again after a while; `/healthz` says why.
-        Thread.sleep(forTimeInterval: 0.5)
-      }
       if ContinuousClock.now - lastBeat >= Self.heartbeat {
         lastBeat = .now
         let streams = state.withLock { $0.subscribers.values.map(\.stream) }
         for stream in streams { stream.send(Array(": heartbeat\n\n".utf8)) }
       }
+      let listening = state.withLock { state in
+        if state.subscribers.isEmpty { state.idle = true }
+        return !state.subscribers.isEmpty
+      }
+      guard listening else {
+        // Nobody listens: the journal is not read at all, so orders never wait on the
+        // hub; a stream that opens reads the journal's newest entry itself.
+        Thread.sleep(forTimeInterval: 0.05)
+        continue
+      }
+      do {
+        let seen = state.withLock { $0.seen }
+        if try Self.newestSequence(storage) <= seen {
+          try storage.waitForChanges(timeout: .seconds(1))
+        }
+        // Now and then the entries below the newest are read again, for one numbered
+        // before another and committed after it.
+        let sweep = ContinuousClock.now - lastSweep >= .seconds(1)
+        if sweep { lastSweep = .now }
+        try deliver(sweep: sweep)
+        // Changes arriving together are read together.
+        Thread.sleep(forTimeInterval: 0.005)
+      } catch {
+        // The store does not answer: try again after a while; `/healthz` says why.
+        Thread.sleep(forTimeInterval: 0.5)
+      }
     }
   }
 
   /// Reads the entries not seen yet and writes them to every stream.
-  private func deliver() throws(StockStorageError) {
-    let floor = state.withLock { max(0, $0.seen - Self.window) }
-    let entries = try storage.journal(JournalQuery(after: floor)).reversed()
-    let crossed = state.withLock { state -> [Fruit.ID] in
+  private func deliver(sweep: Bool) throws(StockStorageError) {
+    let after = state.withLock { state in
+      if state.idle {
+        // The thread did not follow the journal while nobody listened: it starts from
+        // the oldest entry a stream still needs.
+        state.idle = false
+        let floor = state.subscribers.values.map(\.floor).min() ?? state.seen
+        state.seen = floor
+        return max(0, floor - Self.window)
+      }
+      return sweep ? max(0, state.seen - Self.window) : state.seen
+    }
+    let entries = try storage.journal(JournalQuery(after: after)).reversed()
+    state.withLock { state in
       var rendered: [String: [UInt8]] = [:]
-      var crossed: [Fruit.ID] = []
       for entry in entries where !state.recent.contains(entry.sequence) {
         state.recent.insert(entry.sequence)
         state.seen = max(state.seen, entry.sequence)
-        if case .limits(let fruit, let limits) = entry.operation.action, entry.outcome == .done {
-          state.limits[fruit] = limits
-        }
-        // One event per crossing of the minimum, not one per order below it.
-        let lows = entry.changes.compactMap { change -> (StockChange.Level, StockLimits)? in
-          guard let limits = state.limits[change.fruit],
-            limits.crossesMinimum(from: change.before, to: change.after)
-          else { return nil }
-          return (change, limits)
-        }
-        crossed += lows.map(\.0.fruit)
         rendered.removeAll(keepingCapacity: true)
+        board?.note(entry)
+        // One event per crossing of the minimum, not one per order below it.
+        let lows = board?.crossings(entry.changes) ?? []
         for (id, subscriber) in state.subscribers {
           if entry.sequence <= subscriber.floor { continue }
           if subscriber.caughtUp.contains(entry.sequence) {
@@ -224,9 +238,14 @@ final class EventHub: Sendable {
       for (id, subscriber) in state.subscribers where !subscriber.caughtUp.isEmpty {
         state.subscribers[id]?.caughtUp = subscriber.caughtUp.filter { $0 > floor }
       }
-      return crossed
     }
-    for fruit in crossed { lowCrossing(fruit) }
+  }
+
+  /// `id: SEQ` and `data: ENTRY` of one entry.
+  static func event(_ entry: JournalEntry, _ texts: Texts) -> [UInt8] {
+    var json = JSONWriter()
+    APIDocuments.entry(entry, texts, into: &json)
+    return Array("id: \(entry.sequence)\ndata: ".utf8) + json.bytes + Array("\n\n".utf8)
   }
 
   /// `event: low` of a fruit that crossed its minimum with the entry `sequence`.
@@ -243,13 +262,6 @@ final class EventHub: Sendable {
       json.member("par", limits.par)
     }
     return Array("event: low\ndata: ".utf8) + json.bytes + Array("\n\n".utf8)
-  }
-
-  /// `id: SEQ` and `data: ENTRY` of one entry.
-  static func event(_ entry: JournalEntry, _ texts: Texts) -> [UInt8] {
-    var json = JSONWriter()
-    APIDocuments.entry(entry, texts, into: &json)
-    return Array("id: \(entry.sequence)\ndata: ".utf8) + json.bytes + Array("\n\n".utf8)
   }
 
   /// A named event carrying a sequence: `live`, `reset`.

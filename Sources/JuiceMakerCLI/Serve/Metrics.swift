@@ -78,7 +78,8 @@ final class Metrics: Sendable {
       }
     }
     lines.append(
-      "# HELP juice_maker_low_stock_crossings_total Times a fruit fell to or below its minimum.")
+      "# HELP juice_maker_low_stock_crossings_total Orders and edits this server took that took a fruit to or below its minimum."
+    )
     lines.append("# TYPE juice_maker_low_stock_crossings_total counter")
     let crossings = crossings.withLock { $0 }
     for fruit in fruits where limits[fruit] != nil {

@@ -17,6 +17,8 @@ final class ShopAPI: Sendable {
   let names: NameIndex
   let events: EventHub
   let metrics: Metrics
+  /// Each fruit's limits, for the stock document, `/metrics` and `event: low`.
+  let board: LimitsBoard
   let access: AccessControl
   /// The words of each language of the catalogs, and of the server's own.
   private let texts: [String: Texts]
@@ -24,6 +26,8 @@ final class ShopAPI: Sendable {
   /// The server's origin, such as `http://127.0.0.1:8080`, filled in once it listens.
   private let origin = Mutex("")
   private let draining = Atomic(false)
+  /// The last menu and stock documents written in each language.
+  private let documents = DocumentCache()
 
   init(
     shop: JuiceMaker, storage: any StockStorage, strings: StringCatalog, defaultTexts: Texts,
@@ -35,17 +39,9 @@ final class ShopAPI: Sendable {
     self.defaultTexts = defaultTexts
     self.access = access
     names = NameIndex(catalog: shop.catalog, strings: strings)
-    let metrics = Metrics(juices: shop.catalog.juices.map(\.id))
-    let limits: [StockLimits?]
-    do {
-      limits = try shop.store.limits(over: shop.catalog)
-    } catch {
-      throw CLIError(error)
-    }
-    var known: [Fruit.ID: StockLimits] = [:]
-    for (fruit, limits) in zip(shop.store.fruits, limits) { known[fruit] = limits }
-    events = try EventHub(storage: storage, limits: known) { metrics.lowCrossing($0) }
-    self.metrics = metrics
+    metrics = Metrics(juices: shop.catalog.juices.map(\.id))
+    board = try LimitsBoard(shop: shop)
+    events = try EventHub(storage: storage, board: board)
     var texts: [String: Texts] = [:]
     for language in strings.languages {
       texts[language] = Texts(localizer: strings.localizer(for: language))
@@ -153,8 +149,13 @@ final class ShopAPI: Sendable {
       if request.bodyTooLarge { throw .bodyTooLarge(limit: ServeLimits.maximumBody) }
       if route.body != nil {
         let type = request.header("content-type") ?? ""
-        let media = type.split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
-        guard media?.lowercased() == "application/json" else {
+        // The media type before any parameter, without HTTP's optional white space (spaces
+        // and tabs); trimmed by hand, as Foundation's trimming bridges through NSString on
+        // every state-changing request.
+        var media = type.prefix { $0 != ";" }
+        while media.first == " " || media.first == "\t" { media.removeFirst() }
+        while media.last == " " || media.last == "\t" { media.removeLast() }
+        guard media.lowercased() == "application/json" else {
           throw .unsupportedMediaType(type)
         }
       }
@@ -179,7 +180,7 @@ final class ShopAPI: Sendable {
     case .metrics:
       let levels = try? storage.levels()
       let text = metrics.text(
-        fruits: storage.fruits, levels: levels, limits: events.limits, streams: events.count)
+        fruits: storage.fruits, levels: levels, limits: board.current, streams: events.count)
       return .response(
         HTTPResponse(
           status: 200,
@@ -214,18 +215,20 @@ final class ShopAPI: Sendable {
 
   private func menu(_ texts: Texts) throws(APIError) -> [UInt8] {
     let (levels, sequence) = try readLevels()
-    return APIDocuments.menu(
-      shop.catalog, makeable: shop.makeableCounts(levels: levels), sequence: sequence, texts)
+    return documents.document(.menu, texts, levels: levels, sequence: sequence) {
+      APIDocuments.menu(
+        shop.catalog, makeable: shop.makeableCounts(levels: levels), sequence: sequence, texts)
+    }
   }
 
   private func stock(_ texts: Texts) throws(APIError) -> [UInt8] {
     let (levels, sequence) = try readLevels()
-    // The store's limits now: another process may have set them since the hub last read.
-    let limits = (try? shop.store.limits(over: shop.catalog)) ?? []
-    var known: [Fruit.ID: StockLimits] = [:]
-    for (fruit, limits) in zip(shop.store.fruits, limits) { known[fruit] = limits }
-    return APIDocuments.stock(
-      storage.fruits, levels: levels, limits: known, sequence: sequence, texts)
+    return documents.document(.stock, texts, levels: levels, sequence: sequence) {
+      // Written anew after any entry, a `limits` one too: the limits are read again.
+      try? board.refresh()
+      return APIDocuments.stock(
+        storage.fruits, levels: levels, limits: board.current, sequence: sequence, texts)
+    }
   }
 
   private func order(_ request: HTTPRequest, _ texts: Texts) throws(APIError) -> HTTPResponse {
@@ -254,6 +257,7 @@ final class ShopAPI: Sendable {
     if receipt.status == .performed, let index = shop.catalog.index(of: juice) {
       if case .done = entry.outcome {
         metrics.order(index, made: true)
+        for (change, _) in board.crossings(entry.changes) { metrics.lowCrossing(change.fruit) }
       } else {
         metrics.order(index, made: false)
       }
@@ -320,6 +324,9 @@ final class ShopAPI: Sendable {
       throw .command(CLIError(error))
     }
     let entry = receipt.entry
+    if receipt.status == .performed {
+      for (change, _) in board.crossings(entry.changes) { metrics.lowCrossing(change.fruit) }
+    }
     var headers = [HTTPHeader("Idempotency-Key", id.rawValue)]
     if receipt.replayed { headers.append(HTTPHeader("Idempotent-Replayed", "true")) }
     var response: HTTPResponse
@@ -541,4 +548,39 @@ final class ShopAPI: Sendable {
 enum ServeLimits {
   /// The largest body read.
   static let maximumBody = 16 * 1024
+}
+
+/// The last menu and stock documents of each language, with the levels and sequence they
+/// were written for: a document asked for again at the same levels is not written again.
+final class DocumentCache: Sendable {
+  enum Kind: Hashable, Sendable { case menu, stock }
+
+  private struct Key: Hashable {
+    let kind: Kind
+    let language: String
+  }
+
+  private struct Entry {
+    let levels: [Int]
+    let sequence: Int64
+    let body: [UInt8]
+  }
+
+  private let entries = Mutex<[Key: Entry]>([:])
+
+  /// The document for these levels: the one written last if it was written for them,
+  /// else `write()`'s.
+  func document(
+    _ kind: Kind, _ texts: Texts, levels: [Int], sequence: Int64, write: () -> [UInt8]
+  ) -> [UInt8] {
+    let key = Key(kind: kind, language: texts.localizer.language)
+    if let entry = entries.withLock({ $0[key] }), entry.sequence == sequence,
+      entry.levels == levels
+    {
+      return entry.body
+    }
+    let body = write()
+    entries.withLock { $0[key] = Entry(levels: levels, sequence: sequence, body: body) }
+    return body
+  }
 }
