@@ -67,8 +67,8 @@ public final class PostgresStockStorage: StockStorage {
   /// Whether opening this storage created its store: the tables, and a stock row with
   /// its initial stock for each fruit.
   public let createdStore: Bool
-  private let uri: ConnectionURI
-  private let connectTimeout: Duration
+  let uri: ConnectionURI
+  let connectTimeout: Duration
   private let timeouts: SessionTimeouts
   private let sessions: SessionPool
   private let listener: LockedValue<Connection?>

@@ -2,7 +2,8 @@
 enum Commands {
   static let all: [any Command.Type] = [
     InitCommand.self, ShopCommand.self, MenuCommand.self, StockCommand.self, OrderCommand.self,
-    ReorderCommand.self, ReportCommand.self, HistoryCommand.self, ValidateCommand.self,
+    ReorderCommand.self, ReportCommand.self, HistoryCommand.self, BackupCommand.self,
+    RestoreCommand.self, ValidateCommand.self,
     RushCommand.self,
     ServeCommand.self,
     PacksCommand.self,
