@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import JuiceMakerKit
 
 /// A PostgreSQL store as a file: a logical export of its tables, taken in one

@@ -1,5 +1,5 @@
 import CSQLite
-public import Foundation
+import Foundation
 public import JuiceMakerKit
 
 /// A consistent copy of a store file in a new file, made with SQLite's online backup API:
