@@ -100,6 +100,8 @@ enum Schema {
           ADD CONSTRAINT journal_par
             CHECK ((par IS NOT NULL) = (action = 'limits') AND (par IS NULL OR par >= count));
         CREATE INDEX journal_limits ON journal (subject, sequence) WHERE action = 'limits';
+        CREATE INDEX journal_report ON journal (action, time)
+          INCLUDE (currency, outcome, count, price, used);
         """),
   ])
 

@@ -517,6 +517,10 @@ final class Session {
         AND ($2::float8 IS NULL OR time >= to_timestamp($2::float8))
         AND ($3::float8 IS NULL OR time < to_timestamp($3::float8))
       """
+    // Hours and days on a clock a whole number of quarter hours from UTC (every time zone's)
+    // are counted by quarter hour, and the quarters merged into hours or days here.
+    let quarters =
+      (query.grouping == .hour || query.grouping == .day) && query.utcOffset % 900 == 0
     let sql: String
     switch query.grouping {
     case .fruit:
@@ -536,12 +540,16 @@ final class Session {
       switch query.grouping {
       case .juice: key = "subject"
       case .shop: key = "editor"
+      case _ where quarters:
+        // date_part gives a double; extract gives a numeric, several times slower to
+        // divide a million times.
+        key = "floor(date_part('epoch', time) / 900)::bigint"
       default:
         // The second the hour or day starts at, on the query's clock: s − ((s % b) + b) % b.
         key = """
-          (floor(extract(epoch FROM time))::bigint + $4::bigint
-            - mod(mod(floor(extract(epoch FROM time))::bigint + $4::bigint, $5::bigint)
-              + $5::bigint, $5::bigint) - $4::bigint)::text
+          floor(date_part('epoch', time))::bigint + $4::bigint
+            - mod(mod(floor(date_part('epoch', time))::bigint + $4::bigint, $5::bigint)
+              + $5::bigint, $5::bigint) - $4::bigint
           """
       }
       sql = """
@@ -558,7 +566,7 @@ final class Session {
       query.editor, query.since.map { String($0.timeIntervalSince1970) },
       query.until.map { String($0.timeIntervalSince1970) },
     ]
-    if query.grouping == .hour || query.grouping == .day {
+    if (query.grouping == .hour || query.grouping == .day) && !quarters {
       parameters += [String(query.utcOffset), String(query.bucketSeconds)]
     }
     let result = try reading("counting a report") { () throws(PostgresError) in
@@ -566,8 +574,12 @@ final class Session {
     }
     var rows: [ReportRow] = []
     for index in 0..<result.count {
+      var key = result.text(index, 0)
+      if quarters, let quarter = key.flatMap({ Int64($0) }) {
+        key = String(Int64(query.bucket(ofSecond: quarter * 900).timeIntervalSince1970))
+      }
       guard
-        let key = result.text(index, 0),
+        let key,
         let row = StockReport.row(
           key: key, currency: result.text(index, 1), made: result.integer(index, 2) ?? 0,
           refused: result.integer(index, 3) ?? 0, takings: result.integer(index, 4) ?? 0,
