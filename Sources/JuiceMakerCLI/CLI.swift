@@ -76,17 +76,19 @@ public struct CLI {
     let json = line.isSet(GlobalOptions.json)
     let configuration = Configuration(environment: environment)
     let catalogFiles: [DataLayers.File]
-    let strings: StringCatalog
+    let loaded: (strings: StringCatalog, skipped: [DataLayers.File], problems: LocalizationError?)
     do throws(LocalizationError) {
       // Read before the rest is checked, so every message is in the user's language.
       let given =
         line.text(GlobalOptions.localization.spec)
         ?? (try? configuration.value(for: GlobalOptions.localization.spec)).flatMap { $0 }
       catalogFiles = try DataLayers.catalogs(given: given, configuration: configuration)
-      strings = try DataLayers.loadStrings(catalogFiles)
+      // A broken catalog of the user's is left out with a warning; `validate` reports it.
+      loaded = try DataLayers.loadStringsSkippingBrokenUserCatalogs(catalogFiles)
     } catch {
       return (report(.invalidStrings(error), texts: nil, json: json), nil, json)
     }
+    let strings = loaded.strings
     let language = configuration.language(given: line.text(GlobalOptions.lang.spec))
     let localizer = strings.localizer(for: language)
     let texts = Texts(localizer: localizer)
@@ -117,9 +119,15 @@ public struct CLI {
           option: GlobalOptions.json.spec.spelling, command: line.definition.name)
       }
       _ = try line.checkedArguments()
-      let context = Context(
+      var context = Context(
         global: global, configuration: configuration, catalogFiles: catalogFiles, strings: strings,
         texts: texts, output: output, errorOutput: errorOutput)
+      context.skippedCatalogProblems = loaded.problems
+      if let problems = loaded.problems, line.definition.name != ValidateCommand.definition.name {
+        context.warnSkipping(
+          loaded.skipped, key: "warning.skippedCatalog",
+          problems: problems.lines.map { scrubbed(texts.shown($0)) })
+      }
       let command = try (line.command ?? ShopCommand.self).init(parsing: line, context: context)
       changesStore = command.changesStore
       var input = input
@@ -179,7 +187,15 @@ public struct CLI {
 extension CLIError {
   /// The message when no string catalog could be loaded to say it in the user's language.
   var fallbackMessage: String {
-    if case .invalidStrings(let error) = self { return Texts.shown(error.description) }
+    if case .invalidStrings(let error) = self {
+      return error.lines.map(Texts.shown).joined(separator: "\n")
+    }
     return code
   }
+}
+
+extension LocalizationError {
+  /// Each problem's sentence, one per line: shown one by one, so that the line breaks
+  /// between them are not escaped as the catalog's own text is.
+  var lines: [String] { problems.map(\.description) }
 }

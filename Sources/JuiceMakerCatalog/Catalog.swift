@@ -50,7 +50,7 @@ public struct Catalog: Sendable {
         problems.append(
           .init(file: pack.file, path: "\(path).stock", reason: .negativeStock(fruit.initialStock)))
       }
-      pack.fruits.append(Pack.FruitEntry(fruit: fruit, path: path))
+      pack.fruitEntries.append(Pack.FruitEntry(fruit: fruit, path: path))
     }
     for (index, juice) in juices.enumerated() {
       let path = "juices[\(index)]"
@@ -80,7 +80,7 @@ public struct Catalog: Sendable {
             reason: .currencyConflict(
               price.currency.code, first: currency.code, firstFile: pack.file)))
       }
-      pack.juices.append(
+      pack.juiceEntries.append(
         Pack.JuiceEntry(
           id: juice.id, ingredients: juice.ingredients,
           ingredientPaths: juice.ingredients.indices.map { "\(path).ingredients[\($0)]" },
@@ -98,7 +98,7 @@ public struct Catalog: Sendable {
     var fruitIndices: [Fruit.ID: Int] = [:]
     var fruitOrigins: [(file: String, path: String)] = []
     for pack in packs {
-      for entry in pack.fruits {
+      for entry in pack.fruitEntries {
         if let existing = fruitIndices[entry.fruit.id] {
           let origin = fruitOrigins[existing]
           problems.append(
@@ -131,20 +131,22 @@ public struct Catalog: Sendable {
     var juiceIndices: [Juice.ID: Int] = [:]
     var juiceOrigins: [(file: String, path: String)] = []
     for pack in packs {
-      for entry in pack.juices {
-        if let existing = juiceIndices[entry.id] {
+      for entry in pack.juiceEntries {
+        let existing = juiceIndices[entry.id]
+        if let existing {
           let origin = juiceOrigins[existing]
           problems.append(
             .init(
               file: pack.file, path: "\(entry.path).id",
               reason: .duplicateJuice(entry.id, firstFile: origin.file, firstPath: origin.path)))
-          continue
         }
+        // Checked for a redefined juice too, so one pass reports every problem of the pack.
         for (ingredient, path) in zip(entry.ingredients, entry.ingredientPaths)
         where fruitIndices[ingredient.fruit] == nil {
           problems.append(
             .init(file: pack.file, path: "\(path).fruit", reason: .unknownFruit(ingredient.fruit)))
         }
+        if existing != nil { continue }
         juiceIndices[entry.id] = juices.count
         juices.append(
           Juice(

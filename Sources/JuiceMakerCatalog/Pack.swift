@@ -4,6 +4,9 @@ struct Pack: Sendable {
   struct FruitEntry: Sendable {
     let fruit: Fruit
     let path: String
+    /// Whether the entry has no problem of its own; one with a problem is kept only so that
+    /// merging can report what it alone finds, such as an id defined twice.
+    var isValid = true
   }
 
   /// A juice and the JSON path it was defined at, with the path of each ingredient.
@@ -12,6 +15,9 @@ struct Pack: Sendable {
     let ingredients: [Ingredient]
     let ingredientPaths: [String]
     let path: String
+    /// Whether the entry has no problem of its own; one with a problem is kept only so that
+    /// merging can report what it alone finds, such as an unknown fruit.
+    var isValid = true
     /// The price in the pack's currency, once the pack's currency is known.
     var price: Money? = nil
   }
@@ -20,8 +26,15 @@ struct Pack: Sendable {
   let file: String
   /// The pack's `currency`, which every price of the pack is in.
   var currency: Currency? = nil
-  var fruits: [FruitEntry] = []
-  var juices: [JuiceEntry] = []
+  /// Every fruit whose id is valid, in written order.
+  var fruitEntries: [FruitEntry] = []
+  /// Every juice whose id is valid, in written order.
+  var juiceEntries: [JuiceEntry] = []
+
+  /// The fruits without a problem of their own.
+  var fruits: [FruitEntry] { fruitEntries.filter(\.isValid) }
+  /// The juices without a problem of their own.
+  var juices: [JuiceEntry] { juiceEntries.filter(\.isValid) }
 }
 
 /// Turns a parsed JSON document into a `Pack`, collecting every problem.
@@ -42,7 +55,9 @@ struct PackDecoder {
   /// - Parameters:
   ///   - data: The file's contents.
   ///   - file: The file's path, as problems name it.
-  /// - Returns: The valid entries of the pack, and every problem found.
+  /// - Returns: The entries of the pack, and every problem found. An entry with a problem is
+  ///   kept when its id is valid, so merging can still report what it alone finds (an id
+  ///   defined twice, an unknown fruit); a pack with any problem never loads.
   static func decode(_ data: [UInt8], file: String) -> (Pack, [CatalogError.Problem]) {
     var decoder = PackDecoder(file: file)
     let root: JSONNode
@@ -94,11 +109,17 @@ struct PackDecoder {
       guard let elements = array(member.node, at: member.key) else { continue }
       for (index, element) in elements.enumerated() {
         let path = "\(member.key)[\(index)]"
+        let before = problems.count + unlistedProblems
         if member.key == "fruits" {
-          if let entry = decodeFruit(element, at: path) { pack.fruits.append(entry) }
-        } else if let (entry, price) = decodeJuice(element, at: path) {
-          if let price { prices.append((pack.juices.count, price.text, price.path)) }
-          pack.juices.append(entry)
+          if var entry = decodeFruit(element, at: path) {
+            entry.isValid = problems.count + unlistedProblems == before
+            pack.fruitEntries.append(entry)
+          }
+        } else if let (decoded, price) = decodeJuice(element, at: path) {
+          var entry = decoded
+          entry.isValid = problems.count + unlistedProblems == before
+          if let price { prices.append((pack.juiceEntries.count, price.text, price.path)) }
+          pack.juiceEntries.append(entry)
         }
       }
     }
@@ -109,7 +130,7 @@ struct PackDecoder {
         continue
       }
       do {
-        pack.juices[price.index].price = try Money(parsing: price.text, currency: currency)
+        pack.juiceEntries[price.index].price = try Money(parsing: price.text, currency: currency)
       } catch {
         report(price.path, .invalidPrice(price.text, currency: currency.code, reason: error))
       }
@@ -128,16 +149,13 @@ struct PackDecoder {
     var stock = Fruit.defaultInitialStock
     var minimum: Int?
     var par: Int?
-    var valid = true
     for member in members {
       let memberPath = "\(path).\(member.key)"
       if member.key == "id" {
         id = identifier(member.node, at: memberPath, Fruit.ID.init(validating:))
-        valid = valid && id != nil
       } else if let value = integer(member.node, at: memberPath) {
         if value < 0 {
           report(memberPath, member.key == "stock" ? .negativeStock(value) : .negativeLimit(value))
-          valid = false
         } else if member.key == "stock" {
           stock = value
         } else if member.key == "min" {
@@ -145,16 +163,13 @@ struct PackDecoder {
         } else {
           par = value
         }
-      } else {
-        valid = false
       }
     }
-    let limits = StockLimits.resolving(minimum: minimum, par: par, initialStock: stock)
-    if valid, let minimum, let par, par < minimum {
+    if let minimum, let par, par < minimum {
       report("\(path).par", .parBelowMinimum(minimum: minimum, par: par))
-      valid = false
     }
-    guard valid, let id else { return nil }
+    guard let id else { return nil }
+    let limits = StockLimits.resolving(minimum: minimum, par: par, initialStock: stock)
     return Pack.FruitEntry(fruit: Fruit(id: id, initialStock: stock, limits: limits), path: path)
   }
 
@@ -173,12 +188,10 @@ struct PackDecoder {
     var price: (text: String, path: String)?
     var ingredients: [Ingredient] = []
     var ingredientPaths: [String] = []
-    var valid = members.contains { $0.key == "ingredients" }
     for member in members {
       let memberPath = "\(path).\(member.key)"
       if member.key == "id" {
         id = identifier(member.node, at: memberPath, Juice.ID.init(validating:))
-        valid = valid && id != nil
         continue
       }
       if member.key == "price" {
@@ -188,36 +201,27 @@ struct PackDecoder {
           report(
             memberPath,
             .wrongType(expected: "a price as a string", found: member.node.value.kindName))
-          valid = false
           continue
         }
         price = (text, memberPath)
         continue
       }
-      guard let elements = array(member.node, at: memberPath) else {
-        valid = false
-        continue
-      }
+      guard let elements = array(member.node, at: memberPath) else { continue }
       if elements.isEmpty {
         report(memberPath, .emptyRecipe)
-        valid = false
       }
       var seen: Set<String> = []
       for (index, element) in elements.enumerated() {
         let ingredientPath = "\(memberPath)[\(index)]"
-        guard let ingredient = decodeIngredient(element, at: ingredientPath) else {
-          valid = false
-          continue
-        }
+        guard let ingredient = decodeIngredient(element, at: ingredientPath) else { continue }
         if !seen.insert(ingredient.fruit.rawValue).inserted {
           report("\(ingredientPath).fruit", .repeatedIngredient(ingredient.fruit))
-          valid = false
         }
         ingredients.append(ingredient)
         ingredientPaths.append(ingredientPath)
       }
     }
-    guard valid, let id else { return nil }
+    guard let id else { return nil }
     return (
       Pack.JuiceEntry(
         id: id, ingredients: ingredients, ingredientPaths: ingredientPaths, path: path),
@@ -233,25 +237,21 @@ struct PackDecoder {
       return nil
     }
     var fruit: Fruit.ID?
-    var count: Int?
-    var valid = true
+    // A count with a problem still leaves the fruit to check against the other packs.
+    var count = 1
     for member in members {
       let memberPath = "\(path).\(member.key)"
       if member.key == "fruit" {
         fruit = identifier(member.node, at: memberPath, Fruit.ID.init(validating:))
-        valid = valid && fruit != nil
       } else if let value = integer(member.node, at: memberPath) {
         if value <= 0 {
           report(memberPath, .nonPositiveCount(value))
-          valid = false
         } else {
           count = value
         }
-      } else {
-        valid = false
       }
     }
-    guard valid, let fruit, let count else { return nil }
+    guard let fruit else { return nil }
     return Ingredient(fruit: fruit, count: count)
   }
 

@@ -18,12 +18,15 @@ public struct HTTPRequest: Sendable {
   public let clientAddress: String
   /// Whether the request came over TLS.
   public let isSecure: Bool
+  /// When the server read the request's header section, before its body.
+  public let received: ContinuousClock.Instant
 
   /// Creates a request, as the server and the tests build one.
   public init(
     method: String, path: String, query: [(name: String, value: String)] = [],
     headers: [HTTPHeader] = [], body: [UInt8] = [], bodyTooLarge: Bool = false,
-    clientAddress: String = "127.0.0.1", isSecure: Bool = false
+    clientAddress: String = "127.0.0.1", isSecure: Bool = false,
+    received: ContinuousClock.Instant = .now
   ) {
     self.method = method
     self.path = path
@@ -33,6 +36,7 @@ public struct HTTPRequest: Sendable {
     self.bodyTooLarge = bodyTooLarge
     self.clientAddress = clientAddress
     self.isSecure = isSecure
+    self.received = received
   }
 
   /// The value of the first header field named `name` (in lower case), if any.

@@ -27,6 +27,8 @@ final class PendingRequest {
   var tooLarge = false
   /// Whether a response was queued.
   var answered = false
+  /// When the header section was read.
+  let received = ContinuousClock.now
 }
 
 /// The daemon's access handler: called first when the header section is read, then
@@ -72,7 +74,8 @@ let accessHandler: MHD_AccessHandlerCallback = {
       HTTPHeader($0.name.lowercased(), $0.value)
     },
     body: pending.body, bodyTooLarge: pending.tooLarge,
-    clientAddress: clientAddress(connection), isSecure: juice_mhd_is_tls(connection) != 0)
+    clientAddress: clientAddress(connection), isSecure: juice_mhd_is_tls(connection) != 0,
+    received: pending.received)
   pending.body = []
   switch core.handler(request) {
   case .response(let response):

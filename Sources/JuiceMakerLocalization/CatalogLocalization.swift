@@ -78,7 +78,7 @@ final class CatalogLocalization: Sendable {
   ///
   /// - Parameter count: The count that chooses a plural branch, or `nil` to use `other`.
   /// - Returns: A non-empty value, or `nil` when the language has none for the count.
-  func value(for count: PluralCount?) -> CatalogValue? {
+  func value(for count: PluralOperands?) -> CatalogValue? {
     let value: CatalogValue? =
       switch body {
       case .single(let value): value

@@ -127,3 +127,11 @@ struct FormatSpecifier: Sendable, Hashable {
     }
   }
 }
+
+extension FormatSpecifier.Conversion {
+  /// Whether the conversion shows a floating-point number: `%f`, `%e`, `%g`, `%a` and their
+  /// uppercase forms.
+  var isFloatingPoint: Bool {
+    if case .floating = self { true } else { false }
+  }
+}

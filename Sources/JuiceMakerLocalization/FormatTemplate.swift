@@ -48,6 +48,19 @@ struct FormatTemplate: Sendable {
     }
   }
 
+  /// Whether an argument or a substitution's `%arg` is shown with a floating-point
+  /// specifier, such as `%.1f`.
+  var showsFloatingPoint: Bool {
+    segments.contains { segment in
+      switch segment {
+      case .argument(_, let format, _): format.conversion.isFloatingPoint
+      case .substitution(let definition, _, _):
+        definition.format?.conversion.isFloatingPoint == true
+      default: false
+      }
+    }
+  }
+
   /// Whether the value takes arguments: it has a specifier that renders one.
   var takesArguments: Bool {
     segments.contains { segment in

@@ -16,18 +16,25 @@
 /// | ``companion`` | `(이)랑` | 이랑 | 랑 |
 /// | ``copula`` | `(이)라` (as in `(이)라는`, `(이)라고`) | 이라 | 라 |
 ///
-/// When rendering, the formatter looks at the last character rendered before the notation
-/// (skipping closing quotes and brackets) and picks the form:
+/// When rendering, the formatter looks at the last character rendered before the notation,
+/// looking through closing quotes and brackets (`”`, `’`, `"`, `'`, `)`, `]`, `}`, `」`, `』`,
+/// `》`, `〉`, `»`, …) to the word inside, and picks the form by how that word is read aloud in
+/// Korean:
 ///
 /// - a Hangul syllable: a final consonant is `(code - 0xAC00) % 28 != 0`; for `(으)로` a final
 ///   ㄹ (index 8) takes 로, like a vowel;
 /// - a digit: its Korean reading, so 0 영, 1 일, 3 삼, 6 육, 7 칠, 8 팔 end in a consonant and
 ///   2 이, 4 사, 5 오, 9 구 do not (1, 7, 8 end in ㄹ); trailing zeros read as 십, 백, 천, 만, 억, …;
-/// - anything else (Latin letters, symbols, nothing at all): the notation is kept as written, which
-///   still reads correctly.
+/// - a Latin letter standing alone (`N`, `“n”`, `비타민C`) or ending a word written all in
+///   capitals (`URL`, `API`), which Korean reads letter by letter: the letter's Korean name, so
+///   L 엘 and R 알 end in ㄹ, M 엠 and N 엔 in another consonant, and every other letter (A 에이,
+///   B 비, F 에프, X 엑스, …) in a vowel. Full-width letters and digits read as the ASCII ones;
+/// - anything else keeps the notation as written, which still reads correctly: a Latin word
+///   in lower or mixed case (`kiwi`, `stock`, `iPhone`), whose reading follows its
+///   pronunciation rather than its spelling, other scripts, symbols, or nothing at all.
 ///
-/// So `%1$@(이)가` renders 딸기가, 파인애플이, 수박이, and `kiwi(이)가` for an untranslated name,
-/// with no code change for new fruit.
+/// So `%1$@(이)가` renders 딸기가, 파인애플이, 수박이, N이, 2가, and `kiwi(이)가` for an
+/// untranslated name, with no code change for new fruit.
 package enum KoreanParticle: Sendable, Hashable, CaseIterable {
   /// 이/가, the subject particle.
   case subject
@@ -80,11 +87,13 @@ package enum KoreanParticle: Sendable, Hashable, CaseIterable {
   /// KoreanParticle.subject.form(after: "딸기")      // "가"
   /// KoreanParticle.subject.form(after: "파인애플")  // "이"
   /// KoreanParticle.direction.form(after: "딸기쥬스 1")  // "로"
+  /// KoreanParticle.direction.form(after: "“L”")    // "로"
   /// KoreanParticle.object.form(after: "kiwi")      // nil
   /// ```
   ///
   /// - Parameter text: The text the particle follows.
-  /// - Returns: The form, or `nil` when the last character is not Hangul or a digit.
+  /// - Returns: The form, or `nil` when the reading of the end of `text` is not known: see the
+  ///   type's discussion.
   /// - Complexity: O(*k*) for the *k* trailing digits or closing brackets of `text`.
   package func form(after text: some StringProtocol) -> String? {
     switch FinalSound(endOf: text.unicodeScalars) {
@@ -155,7 +164,7 @@ private enum FinalSound {
   /// Any other final consonant.
   case consonant
 
-  /// The final sound of the text, or `nil` when its last character is neither Hangul nor a digit.
+  /// The final sound of the text's Korean reading, or `nil` when it is not known.
   init?(endOf scalars: some BidirectionalCollection<Unicode.Scalar>) {
     guard let lastIndex = scalars.lastIndex(where: { !Self.closingCharacters.contains($0) }) else {
       return nil
@@ -169,6 +178,17 @@ private enum FinalSound {
       }
     } else if last.asciiDigitValue != nil {
       self.init(readingDigitsBackward: scalars[...lastIndex].reversed())
+    } else if let letter = last.latinLetter {
+      // Read letter by letter only when it stands alone or ends a word in capitals.
+      let word = scalars[...lastIndex].reversed().prefix { $0.latinLetter != nil }
+      guard word.count == 1 || word.allSatisfy({ $0.latinLetter?.isUppercase == true }) else {
+        return nil
+      }
+      switch letter.uppercased() {
+      case "L", "R": self = .rieul  // 엘, 알
+      case "M", "N": self = .consonant  // 엠, 엔
+      default: self = .vowel  // 에이, 비, 씨, …, 에프, 엑스, 제트
+      }
     } else {
       return nil
     }
@@ -212,12 +232,27 @@ private enum FinalSound {
   }
 
   private static let closingCharacters: Set<Unicode.Scalar> = [
-    "\"", "'", "”", "’", "»", "」", "』", ")", "]", "}", "）", "〉", "》",
+    "\"", "'", "”", "’", "»", "›", "」", "』", ")", "]", "}", "）", "］", "｝", "〉", "》", "〕",
+    "】", "〗", "＂", "＇",
   ]
 }
 
 extension Unicode.Scalar {
+  /// The value of an ASCII or full-width digit.
   fileprivate var asciiDigitValue: UInt32? {
-    ("0"..."9").contains(self) ? value - 0x30 : nil
+    switch value {
+    case 0x30...0x39: value - 0x30
+    case 0xFF10...0xFF19: value - 0xFF10
+    default: nil
+    }
+  }
+
+  /// An ASCII or full-width Latin letter as its ASCII character.
+  fileprivate var latinLetter: Character? {
+    switch value {
+    case 0x41...0x5A, 0x61...0x7A: Character(self)
+    case 0xFF21...0xFF3A, 0xFF41...0xFF5A: Unicode.Scalar(value - 0xFEE0).map(Character.init)
+    default: nil
+    }
   }
 }

@@ -19,8 +19,8 @@ public enum LocalizationError: Error, Hashable, Sendable {
   /// `strings["fruit.kiwi"].localizations.en.stringUnit.value`; `line` and `column` (1-based,
   /// in bytes) locate the value at fault, or the object that lacks the field.
   case invalidStructure(file: String, path: String, line: Int, column: Int, reason: String)
-  /// Two catalog files define the same key.
-  case duplicateKey(key: String, firstFile: String, secondFile: String)
+  /// Two catalog files give the same key a value in the same language (a normalized tag).
+  case duplicateKey(key: String, language: String, firstFile: String, secondFile: String)
   /// Several of the problems above, found in one pass, in file order.
   case multiple(errors: [LocalizationError])
 }
@@ -37,7 +37,7 @@ extension LocalizationError {
   }
 
   /// Combines collected problems into one error, or returns `nil` when there are none.
-  static func combining(_ errors: [LocalizationError]) -> LocalizationError? {
+  package static func combining(_ errors: [LocalizationError]) -> LocalizationError? {
     switch errors.count {
     case 0: nil
     case 1: errors[0]
@@ -62,8 +62,9 @@ extension LocalizationError: CustomStringConvertible {
     case .invalidStructure(let file, let path, let line, let column, let reason):
       "\(file): not a string catalog at \(path.abridgedInProblem) (line \(line), column \(column)): "
         + reason
-    case .duplicateKey(let key, let firstFile, let secondFile):
-      "\(secondFile): key \"\(key)\" is already defined in \(firstFile)"
+    case .duplicateKey(let key, let language, let firstFile, let secondFile):
+      "\(secondFile): key \"\(key.abridgedInProblem)\" is already defined in \(firstFile) "
+        + "for language \"\(language.abridgedInProblem)\""
     case .multiple(let errors):
       errors.map(\.description).joined(separator: "\n")
     }

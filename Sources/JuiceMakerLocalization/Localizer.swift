@@ -112,7 +112,7 @@ public struct Localizer: Sendable {
     _ key: String, arguments: [LocalizedArgument] = [], count: Int? = nil
   ) -> LocalizedText {
     if let entry = storage.entries[key] {
-      let selector = count.map(PluralCount.whole) ?? arguments.firstPluralCount
+      let selector = count.map(PluralOperands.init) ?? arguments.firstPluralCount
       let sourceIndex = entry.sourceIndex
       // The chain holds prefixes of one tag, so the source language, when in it, is last.
       if entry.shouldTranslate {
@@ -132,7 +132,7 @@ public struct Localizer: Sendable {
 
   /// Renders a key's value in one language, or returns `nil` when it has none for the count.
   private func render(
-    _ entry: CatalogEntry, _ key: String, _ index: Int, _ selector: PluralCount?,
+    _ entry: CatalogEntry, _ key: String, _ index: Int, _ selector: PluralOperands?,
     _ arguments: [LocalizedArgument]
   ) -> LocalizedText? {
     guard let localization = entry.localizations[index],
@@ -231,7 +231,7 @@ extension StringCatalog {
 extension [LocalizedArgument] {
   /// The first number argument, which chooses the plural branch of a value that varies by
   /// plural.
-  fileprivate var firstPluralCount: PluralCount? {
+  fileprivate var firstPluralCount: PluralOperands? {
     for argument in self {
       if let count = argument.pluralOperand {
         return count

@@ -117,7 +117,7 @@ struct MessageRenderer {
     guard let branch = forms.value(for: count, rule: rule) else {
       return appendMarker(
         specifier,
-        .missingPluralBranch(specifier: specifier, category: count.category(rule)),
+        .missingPluralBranch(specifier: specifier, category: rule.category(for: count)),
         into: &output)
     }
     let context = SubstitutionArgument(

@@ -37,7 +37,7 @@ struct PluralForms: Sendable {
     }
   }
 
-  /// Chooses the branch for a count.
+  /// Chooses the branch for a number.
   ///
   /// An explicit `zero` branch wins for 0; otherwise the rule's category is used, and `other`
   /// when that category is missing.
@@ -46,49 +46,29 @@ struct PluralForms: Sendable {
   ///   - count: The number the text talks about.
   ///   - rule: The plural rule of the branches' language.
   /// - Returns: The branch, or `nil` when neither the category nor `other` is present.
-  func value(for count: Int, rule: PluralRule) -> CatalogValue? {
-    value(for: .whole(count), rule: rule)
-  }
-
-  /// Chooses the branch for a whole or fractional count: a fractional one takes `other`.
-  ///
-  /// - Parameters:
-  ///   - count: The number the text talks about.
-  ///   - rule: The plural rule of the branches' language.
-  /// - Returns: The branch, or `nil` when neither the category nor `other` is present.
-  func value(for count: PluralCount, rule: PluralRule) -> CatalogValue? {
-    if case .whole(0) = count, let zero = self[.zero] {
+  func value(for count: PluralOperands, rule: PluralRule) -> CatalogValue? {
+    if count.isZero, let zero = self[.zero] {
       return zero
     }
-    return self[count.category(rule)] ?? self[.other]
+    return self[rule.category(for: count)] ?? self[.other]
   }
-}
 
-/// The number a plural branch is chosen for.
-///
-/// A `Double` argument that is a whole number counts as that number (`1.0` is `one` in
-/// English); any other one takes `other`, as CLDR gives English `1.5` and Korean every count.
-enum PluralCount: Sendable, Hashable {
-  /// A whole number.
-  case whole(Int)
-  /// A number with a fraction, infinity, or NaN.
-  case fractional
-
-  /// The category of the count under a rule, ignoring any `zero` branch.
-  func category(_ rule: PluralRule) -> PluralCategory {
-    switch self {
-    case .whole(let count): rule.category(for: count)
-    case .fractional: .other
-    }
+  /// Whether a branch shows its number with a floating-point specifier (`%f`, `%.1f`, `%g`,
+  /// …), so the number may have a fraction and choose the categories fractions take.
+  var takesFractions: Bool {
+    branches.contains { $0.value.template.showsFloatingPoint }
   }
 }
 
 extension LocalizedArgument {
-  /// The count this argument chooses plural branches by, or `nil` for text.
-  var pluralOperand: PluralCount? {
+  /// The number this argument chooses plural branches by, or `nil` for text.
+  ///
+  /// A `Double` counts by its shortest decimal form: `1.0` as 1, `1.5` as a number with one
+  /// visible fraction digit (see ``PluralOperands``).
+  var pluralOperand: PluralOperands? {
     switch self {
-    case .int(let number): .whole(number)
-    case .double(let number): Int(exactly: number).map(PluralCount.whole) ?? .fractional
+    case .int(let number): PluralOperands(number)
+    case .double(let number): PluralOperands(number)
     case .string: nil
     }
   }

@@ -1,61 +1,78 @@
-/// Chooses the plural category of a count for one language.
+/// Chooses the plural category of a number for one language, by CLDR's rules.
 ///
-/// JuiceMaker carries only the rules its languages need, following CLDR:
-///
-/// | Language | Rule | Categories it needs |
-/// | --- | --- | --- |
-/// | `en` | `one` for exactly 1, else `other` | `one`, `other` |
-/// | `ko` | always `other` | `other` |
-/// | anything else | `one` for exactly 1, else `other` (documented fallback) | `one`, `other` |
+/// The rules of every language CLDR has them for are generated from CLDR's data into
+/// ``CLDRPluralRuleSet`` (see <doc:StringCatalogs> for the version and how to update it). A
+/// language is looked up by its tag and then by its less specific forms (`pt-PT`, then `pt`).
+/// A language CLDR has no rules for takes `one` for exactly 1 and `other` for everything else,
+/// as English does; it is the documented fallback, and validation does not report categories
+/// such a language might never use.
 ///
 /// Independently of the rule, an explicit `zero` branch in the catalog wins for 0 in every
-/// language (see <doc:StringCatalogs>), so "No strawberries" can be written for English and
-/// Korean alike.
-package enum PluralRule: Sendable, Hashable {
-  /// `one` for exactly 1, `other` for everything else.
-  case oneOrOther
-  /// `other` for every count.
-  case otherOnly
+/// language, as in Apple's runtime (see <doc:StringCatalogs>).
+package struct PluralRule: Sendable, Hashable {
+  /// The language's CLDR rules, or `nil` for a language CLDR has none for.
+  package let rules: CLDRPluralRuleSet?
 
-  /// The rule for a language tag, chosen by its primary subtag.
+  /// The rule for a language tag.
   ///
   /// ```swift
-  /// PluralRule(language: "ko-KR")  // .otherOnly
-  /// PluralRule(language: "en")     // .oneOrOther
+  /// PluralRule(language: "ru-RU").category(for: 21)  // .one
+  /// PluralRule(language: "ko").category(for: 1)     // .other
   /// ```
   ///
-  /// - Parameter language: A language tag such as `en`, `ko`, or `ko-KR`.
+  /// - Parameter language: A language tag such as `en`, `ko-KR`, `pt_PT`, or `zh-Hant-TW`.
   package init(language: String) {
-    let primary = language.prefix { $0 != "-" && $0 != "_" }.lowercased()
-    self = primary == "ko" ? .otherOnly : .oneOrOther
+    let tag = LanguageTag.normalized(language) ?? language
+    var rules: CLDRPluralRuleSet?
+    for candidate in LanguageTag.fallbacks(for: tag) {
+      if let found = CLDRPluralRuleSet(tag: candidate) {
+        rules = found
+        break
+      }
+    }
+    self.rules = rules
   }
 
-  /// The category of a count under this rule, ignoring any `zero` branch.
+  /// The category of a whole number, ignoring any `zero` branch.
   ///
   /// - Parameter count: The number the text talks about.
-  /// - Returns: `.one` or `.other`.
+  /// - Returns: The category.
   package func category(for count: Int) -> PluralCategory {
-    switch self {
-    case .oneOrOther: count == 1 ? .one : .other
-    case .otherOnly: .other
-    }
+    category(for: PluralOperands(count))
   }
 
-  /// Whether JuiceMaker carries the CLDR rule of a language (English and Korean), rather than
-  /// using its fallback; only then is a category the rule never chooses reported as unused.
+  /// The category of a number, ignoring any `zero` branch.
   ///
-  /// - Parameter language: A language tag such as `en` or `ko-KR`.
-  /// - Returns: `true` for `en` and `ko` and their regional forms.
-  package static func carriesRule(for language: String) -> Bool {
-    let primary = language.prefix { $0 != "-" && $0 != "_" }.lowercased()
-    return primary == "en" || primary == "ko"
+  /// - Parameter operands: The number's operands; an infinite or NaN number takes `other`.
+  /// - Returns: The category.
+  package func category(for operands: PluralOperands) -> PluralCategory {
+    guard operands.isFinite else { return .other }
+    guard let rules else { return operands.i == 1 && operands.v == 0 ? .one : .other }
+    return rules.category(operands)
   }
 
-  /// The categories a plural variation in this language must provide.
-  package var requiredCategories: [PluralCategory] {
-    switch self {
-    case .oneOrOther: [.one, .other]
-    case .otherOnly: [.other]
+  /// Whether the rules are CLDR's rather than the fallback; only then is a category the rule
+  /// never chooses reported as unused.
+  package var isFromCLDR: Bool { rules != nil }
+
+  /// Every category the rule chooses for some number, whole or not, in CLDR order; `other`
+  /// is always one.
+  package var categories: [PluralCategory] {
+    rules?.categories ?? [.one, .other]
+  }
+
+  /// The categories a plural variation needs, in CLDR order: those the rule chooses for some
+  /// whole number, and for a variation whose number may have a fraction (such as one shown
+  /// with `%f`) those it chooses for fractions too. `other` is always one.
+  ///
+  /// - Parameter takesFractions: Whether the variation's number may have a fraction.
+  /// - Returns: The categories.
+  package func neededCategories(takesFractions: Bool) -> [PluralCategory] {
+    guard let rules else { return [.one, .other] }
+    var needed = takesFractions ? rules.categories : rules.wholeNumberCategories
+    if !needed.contains(.other) {
+      needed.append(.other)
     }
+    return needed
   }
 }

@@ -7,14 +7,16 @@ extension StringCatalog {
   /// A pack adds strings by shipping its own file next to `Localizable.xcstrings`, such as
   /// `Tropical.xcstrings`. Hidden files and subdirectories are not read.
   ///
-  /// Each file keeps its own source language: its keys fall back to it. The catalog's
-  /// ``sourceLanguage`` is the first file's. A key written twice in one JSON object, or a
+  /// Files merge per key and per language: a file may add a language to keys another file
+  /// defines, such as a `Japanese.xcstrings` holding only `ja` values. Each file keeps its own
+  /// source language: its keys fall back to it. The catalog's ``sourceLanguage`` is the first
+  /// file's. A key written twice in one JSON object, or a
   /// `version` other than 1.0 to 1.3, loads with a warning in ``loadIssues``.
   ///
   /// - Parameter directory: The directory, usually `Localization/`.
   /// - Throws: `LocalizationError` naming each file and problem: the directory cannot be listed or
   ///   holds no catalog, a file is unreadable, not JSON, or not a string catalog, or two files
-  ///   define the same key. Every problem found is reported together in
+  ///   give the same key a value in the same language. Every problem found is reported together in
   ///   ``LocalizationError/multiple(errors:)``.
   /// - Complexity: O(*n*) in the total size of the files.
   public init(directory: URL) throws(LocalizationError) {
@@ -126,23 +128,19 @@ extension StringCatalog {
       throw LocalizationError.combining(errors) ?? .noCatalogFiles(location: "(no files)")
     }
 
-    var merged: [String: (entry: StringCatalogFile.Entry, file: Int)] = [:]
+    var merged: [String: [(entry: StringCatalogFile.Entry, file: Int)]] = [:]
     merged.reserveCapacity(decoded.reduce(0) { $0 + ($1.file.strings?.count ?? 0) })
     for (index, file) in decoded.enumerated() {
-      for (key, entry) in (file.file.strings ?? []).sorted(by: { $0.name < $1.name }) {
-        if let existing = merged[key] {
-          errors.append(
-            .duplicateKey(key: key, firstFile: decoded[existing.file].name, secondFile: file.name))
-        } else {
-          merged[key] = (entry, index)
-        }
+      for (key, entry) in file.file.strings ?? [] {
+        merged[key, default: []].append((entry, index))
       }
     }
-    if let error = LocalizationError.combining(errors) {
+    let (storage, duplicates) = Self.compile(
+      merged, files: decoded, sourceLanguage: first.sourceLanguage, issues: issues)
+    if let error = LocalizationError.combining(errors + duplicates) {
       throw error
     }
-    storage = Self.compile(
-      merged, files: decoded, sourceLanguage: first.sourceLanguage, issues: issues)
+    self.storage = storage
   }
 
   /// The `version` values Xcode has written; another one loads with a warning.
@@ -156,15 +154,25 @@ extension StringCatalog {
   }
 
   /// Parses every value of the merged entries into its immutable, render-ready form.
+  ///
+  /// A key's languages may come from several files: each file adds the languages it gives a
+  /// value in. The key belongs to the first file that gives it a value in that file's source
+  /// language (else the first file that has it), which sets its source language, comment, and
+  /// `shouldTranslate`.
+  ///
+  /// - Returns: The storage, and a ``LocalizationError/duplicateKey(key:language:firstFile:secondFile:)``
+  ///   for each key two files give a value in the same language, in file order.
   private static func compile(
-    _ merged: [String: (entry: StringCatalogFile.Entry, file: Int)], files: [DecodedFile],
+    _ merged: [String: [(entry: StringCatalogFile.Entry, file: Int)]], files: [DecodedFile],
     sourceLanguage: String, issues: [LocalizationIssue]
-  ) -> Storage {
+  ) -> (Storage, [LocalizationError]) {
     // Every key names the same few languages: normalize each spelling once.
     var tagsBySpelling: [String: String] = [:]
-    for (entry, _) in merged.values {
-      for (language, _) in entry.localizations ?? [] where tagsBySpelling[language] == nil {
-        tagsBySpelling[language] = LanguageTag.normalized(language) ?? language
+    for definitions in merged.values {
+      for (entry, _) in definitions {
+        for (language, _) in entry.localizations ?? [] where tagsBySpelling[language] == nil {
+          tagsBySpelling[language] = LanguageTag.normalized(language) ?? language
+        }
       }
     }
     let tags = Set(tagsBySpelling.values).union(files.map(\.sourceLanguage))
@@ -175,35 +183,60 @@ extension StringCatalog {
 
     var entries: [String: CatalogEntry] = [:]
     entries.reserveCapacity(merged.count)
-    for (key, (entry, fileIndex)) in merged {
+    var duplicates: [(file: Int, key: String, language: String, error: LocalizationError)] = []
+    for (key, definitions) in merged {
       var localizations = [CatalogLocalization?](repeating: nil, count: languages.count)
-      // Sorted so that, should two spellings normalize alike (`ko_KR`, `ko-KR`), the result
-      // does not depend on the order they are written in.
-      var decoded = entry.localizations ?? []
-      if decoded.count > 1 {
-        decoded.sort { $0.name < $1.name }
+      var owners = [Int?](repeating: nil, count: languages.count)
+      for (entry, fileIndex) in definitions {
+        // Sorted so that, should two spellings normalize alike (`ko_KR`, `ko-KR`), the result
+        // does not depend on the order they are written in.
+        var decoded = entry.localizations ?? []
+        if decoded.count > 1 {
+          decoded.sort { $0.name < $1.name }
+        }
+        for (language, localization) in decoded {
+          guard let tag = tagsBySpelling[language], let index = indices[tag],
+            let compiled = CatalogLocalization(localization, rule: rules[index])
+          else { continue }
+          if let owner = owners[index] {
+            if owner != fileIndex {
+              duplicates.append(
+                (
+                  fileIndex, key, tag,
+                  .duplicateKey(
+                    key: key, language: tag, firstFile: files[owner].name,
+                    secondFile: files[fileIndex].name)
+                ))
+            }
+            continue
+          }
+          localizations[index] = compiled
+          owners[index] = fileIndex
+        }
       }
-      for (language, localization) in decoded {
-        guard let tag = tagsBySpelling[language], let index = indices[tag],
-          localizations[index] == nil
-        else { continue }
-        localizations[index] = CatalogLocalization(localization, rule: rules[index])
-      }
-      let sourceIndex = indices[files[fileIndex].sourceLanguage] ?? 0
+      let definer =
+        definitions.first { definition in
+          indices[files[definition.file].sourceLanguage].map { owners[$0] == definition.file }
+            ?? false
+        } ?? definitions[0]
+      let sourceIndex = indices[files[definer.file].sourceLanguage] ?? 0
       // As in Xcode, a key without a value in its source language is its own source text.
       let keyIsSourceText = localizations[sourceIndex] == nil
       if keyIsSourceText {
         localizations[sourceIndex] = CatalogLocalization(sourceText: key, rule: rules[sourceIndex])
       }
       entries[key] = CatalogEntry(
-        file: files[fileIndex].name, comment: entry.comment,
-        shouldTranslate: entry.shouldTranslate ?? true, sourceIndex: sourceIndex,
+        file: files[definer.file].name,
+        comment: definer.entry.comment ?? definitions.lazy.compactMap(\.entry.comment).first,
+        shouldTranslate: definer.entry.shouldTranslate ?? true, sourceIndex: sourceIndex,
         keyIsSourceText: keyIsSourceText,
         takesArguments: localizations.contains { $0?.takesArguments == true },
         localizations: localizations)
     }
-    return Storage(
+    duplicates.sort { ($0.file, $0.key, $0.language) < ($1.file, $1.key, $1.language) }
+    let storage = Storage(
       sourceLanguage: sourceLanguage, languages: languages, entries: entries,
       files: files.map(\.name), issues: issues)
+    return (storage, duplicates.map(\.error))
   }
 }

@@ -139,13 +139,15 @@ extension StringCatalog {
 }
 
 extension LocalizationError {
-  /// Each problem as an error issue.
-  fileprivate var issues: [LocalizationIssue] {
+  /// Each problem as an error issue, with the key and language of a key two files define.
+  package var issues: [LocalizationIssue] {
     problems.map { problem in
-      let key: String? =
-        if case .duplicateKey(let key, _, _) = problem { key } else { nil }
+      guard case .duplicateKey(let key, let language, _, _) = problem else {
+        return LocalizationIssue(
+          severity: .error, language: nil, key: nil, problem: .unloadable(problem))
+      }
       return LocalizationIssue(
-        severity: .error, language: nil, key: key, problem: .unloadable(problem))
+        severity: .error, language: language, key: key, problem: .unloadable(problem))
     }
   }
 }
@@ -189,26 +191,26 @@ extension CatalogLocalization {
           (.error, .malformedSpecifier(specifier: specifier, problem: problem, branch: branch)))
       }
     }
-    var pluralForms: [(forms: PluralForms, substitution: String?)] = []
+    var pluralForms: [(forms: PluralForms, substitution: String?, takesFractions: Bool)] = []
     if case .plural(let forms) = body {
-      pluralForms.append((forms, nil))
+      pluralForms.append((forms, nil, forms.takesFractions))
     }
     for name in substitutions.keys.sorted() {
-      if let forms = substitutions[name]?.forms {
-        pluralForms.append((forms, name))
+      if let substitution = substitutions[name], let forms = substitution.forms {
+        let takesFractions = substitution.format?.conversion.isFloatingPoint ?? false
+        pluralForms.append((forms, name, takesFractions || forms.takesFractions))
       }
     }
-    let carriesRule = PluralRule.carriesRule(for: language)
-    for (forms, substitution) in pluralForms {
-      let expected = Set(rule.requiredCategories + [.zero, .other])
-      for (category, _) in forms.branches where carriesRule && !expected.contains(category) {
+    let used = Set(rule.categories + [.zero, .other])
+    for (forms, substitution, takesFractions) in pluralForms {
+      for (category, _) in forms.branches where rule.isFromCLDR && !used.contains(category) {
         issues.append(
           (.warning, .unusedPluralCategory(category.rawValue, substitution: substitution)))
       }
       for name in forms.unknownNames {
         issues.append((.warning, .unusedPluralCategory(name, substitution: substitution)))
       }
-      for category in Set(rule.requiredCategories + [.other]).sorted(by: { $0.order < $1.order })
+      for category in rule.neededCategories(takesFractions: takesFractions)
       where forms[category] == nil {
         issues.append(
           (
@@ -218,12 +220,5 @@ extension CatalogLocalization {
       }
     }
     return issues
-  }
-}
-
-extension PluralCategory {
-  /// The position in CLDR order.
-  fileprivate var order: Int {
-    PluralCategory.allCases.firstIndex(of: self) ?? 0
   }
 }

@@ -3,4 +3,8 @@ import JuiceMakerCLI
 
 FileDescriptorOutput.reserveStandardDescriptors()
 let command = CLI(arguments: Array(CommandLine.arguments.dropFirst()))
-exit(await command.run().rawValue)
+let code = await command.run().rawValue
+// Every write went straight to its descriptor and was checked; what is left are threads
+// that may still be inside libpq or SQLite (a store's watcher, a connection's reader).
+// `exit` would run the libraries' exit handlers (OpenSSL's among them) under them.
+_exit(code)

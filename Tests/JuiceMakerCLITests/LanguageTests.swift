@@ -55,6 +55,20 @@ struct LanguageTests {
     #expect(usage.stderr == "--count 값은 1 이상이어야 해요. 0은 안 돼요.\n")
   }
 
+  @Test(arguments: [
+    (["n"], "“n”이라는 명령은 없어요. juice-maker --help로 명령을 확인하세요.\n"),
+    (["stock", "add", "kiwi"], "stock add 명령에 N이 필요해요.\n"),
+    (["order", "kiwi-juice", "--count", "3x"], "--count 값은 정수여야 해요. “3x”는 정수가 아니에요.\n"),
+  ])
+  func koreanParticlesFollowLatinLettersAndDigits(arguments: [String], message: String)
+    async throws
+  {
+    let sandbox = try Sandbox()
+    let outcome = try await sandbox.run(["--lang", "ko"] + arguments)
+    #expect(outcome.status == 64, "\(outcome)")
+    #expect(outcome.stderr == message)
+  }
+
   @Test func helpIsLocalized() async throws {
     let sandbox = try Sandbox()
     let english = try await sandbox.run(["order", "--help"])
@@ -129,5 +143,76 @@ struct PackProblemLanguageTests {
     ])
     #expect(missing.stderr.contains("레시피 폴더가 없어요"), "\(missing)")
     #expect(!missing.stderr.contains("does not exist"), "\(missing)")
+  }
+}
+
+/// A language added by dropping one catalog file into the user's localization directory.
+struct AddedLanguageTests {
+  /// The README's `Japanese.xcstrings`, the first JSON block of "Adding a language".
+  static func readmeCatalog() throws -> String {
+    let readme = try String(
+      contentsOf: Paths.root.appending(path: "README.md"), encoding: .utf8)
+    let section = try #require(readme.range(of: "### Adding a language\n"))
+    let rest = readme[section.upperBound...]
+    let start = try #require(rest.range(of: "```json\n"))
+    let end = try #require(rest[start.upperBound...].range(of: "```\n"))
+    return String(rest[start.upperBound..<end.lowerBound])
+  }
+
+  /// A sandbox with the README's catalog in the user's localization directory.
+  static func sandbox() throws -> Sandbox {
+    let sandbox = try Sandbox()
+    let directory = sandbox.directory.appending(path: ".config/juice-maker/localization")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    try readmeCatalog().write(
+      to: directory.appending(path: "Japanese.xcstrings"), atomically: true, encoding: .utf8)
+    return sandbox
+  }
+
+  @Test(
+    arguments: [
+      ([:], ["--lang", "ja"]), (["LANG": "ja_JP.UTF-8"], []), (["JUICE_MAKER_LANG": "ja"], []),
+    ] as [([String: String], [String])])
+  func theReadmesCatalogAddsJapanese(environment: [String: String], options: [String])
+    async throws
+  {
+    let sandbox = try Self.sandbox()
+    let made = try await sandbox.run(
+      options + ["order", "strawberry-banana-juice"], environment: environment)
+    #expect(made.status == 0, "\(made)")
+    #expect(made.stdout == "いちごバナナジュースをどうぞ。\n")
+    #expect(made.stderr == "")
+    // A key the file leaves out falls back to English on its own.
+    let fallback = try await sandbox.run(
+      options + ["order", "banana-juice"], environment: environment)
+    #expect(fallback.stdout == "Banana Juiceをどうぞ。\n", "\(fallback)")
+  }
+
+  @Test func validateListsWhatJapaneseStillLacksAsWarnings() async throws {
+    let sandbox = try Self.sandbox()
+    let outcome = try await sandbox.run(["validate"])
+    #expect(outcome.status == 0, "\(outcome)")
+    #expect(outcome.stdout.contains("warning: [ja] juice.banana-juice: missing name"), "\(outcome)")
+    #expect(!outcome.stdout.contains("plural"), "\(outcome)")
+    #expect(outcome.stdout.contains("languages: 0 errors, "), "\(outcome)")
+    let packs = try await sandbox.run(["packs"])
+    #expect(packs.stdout.contains("Japanese.xcstrings"), "\(packs)")
+  }
+
+  @Test func aKeyTwoFilesGiveOneLanguageIsOneLinePerProblemWithoutEscapes() async throws {
+    let sandbox = try Self.sandbox()
+    let directory = sandbox.directory.appending(path: ".config/juice-maker/localization")
+    try Self.readmeCatalog().write(
+      to: directory.appending(path: "Nihongo.xcstrings"), atomically: true, encoding: .utf8)
+    let outcome = try await sandbox.run(["validate"])
+    #expect(outcome.status == 65, "\(outcome)")
+    #expect(!outcome.stdout.contains("\\u{"), "\(outcome)")
+    #expect(!outcome.stderr.contains("\\u{"), "\(outcome)")
+    let line = try #require(
+      (outcome.stdout + outcome.stderr).split(separator: "\n").first {
+        $0.contains("fruit.banana")
+      })
+    #expect(line.contains("Nihongo.xcstrings: key \"fruit.banana\" is already defined in "))
+    #expect(line.contains("Japanese.xcstrings for language \"ja\""))
   }
 }

@@ -55,6 +55,17 @@ struct ValidateCommandTests {
   static let xcodeCatalogs = Paths.root.appending(
     path: "Tests/JuiceMakerKitTests/Fixtures/Localization/Xcode")
 
+  @Test func realWorldCatalogsInFourteenLanguagesRaiseNoPluralAlarm() async throws {
+    let sandbox = try Sandbox()
+    let file = Paths.root.appending(
+      path: "Tests/JuiceMakerKitTests/Fixtures/Localization/RealWorld/Localizable.xcstrings")
+    let outcome = try await sandbox.run(["validate", "--catalog", file.path])
+    #expect(outcome.status == 0, "\(outcome)")
+    #expect(!outcome.stdout.contains("plural"), "\(outcome)")
+    #expect(outcome.lines.last?.hasPrefix("Checked 1 catalog file") == true, "\(outcome)")
+    #expect(outcome.lines.last?.contains(" in 14 languages: 0 errors, ") == true, "\(outcome)")
+  }
+
   @Test func catalogOptionChecksAnAppsCatalogsAloneWithWarningsOnly() async throws {
     let sandbox = try Sandbox()
     let files = ["Shapes.xcstrings", "KoreanSource.xcstrings"].map {

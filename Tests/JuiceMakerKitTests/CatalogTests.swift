@@ -116,6 +116,20 @@ struct CatalogTests {
       ]
     ),
     ("unknown-fruit", ["pack.json: juices[0].ingredients[1].fruit: unknown fruit \"pear\""]),
+    (
+      "every-kind-in-one-pack",
+      [
+        "b.json: colour: unknown key \"colour\"",
+        "b.json: fruits[0].stock: stock must not be negative, found -1",
+        "b.json: fruits[0].id: fruit \"apple\" is already defined at",
+        "b.json: juices[0].id: juice \"apple-juice\" is already defined at",
+        "b.json: juices[0].ingredients[0].fruit: unknown fruit \"grape\"",
+        "b.json: juices[1].ingredients[0].count: count must be at least 1, found 0",
+        "b.json: juices[1].ingredients[0].fruit: unknown fruit \"pear\"",
+        "b.json: juices[1].ingredients[2].fruit: fruit \"apple\" appears twice",
+        "b.json: juices[2].ingredients: a juice needs at least one ingredient",
+      ]
+    ),
     ("repeated-ingredient", ["juices[0].ingredients[1].fruit: fruit \"apple\" appears twice"]),
     (
       "bad-numbers",

@@ -69,22 +69,24 @@ enum CompletionCandidates {
     do {
       // The line is unfinished, so its problems are not ours; only the data's are.
       let global = try GlobalOptions(line, configuration: configuration)
-      let strings = try DataLayers.loadStrings(
-        DataLayers.catalogs(given: global.localization, configuration: configuration))
+      // As the command would run: without a broken file of the user's.
+      let strings = try DataLayers.loadStringsSkippingBrokenUserCatalogs(
+        DataLayers.catalogs(given: global.localization, configuration: configuration)
+      ).strings
       let localizer = strings.localizer(
         for: configuration.language(given: global.lang))
       switch kind {
       case .languages:
         found = strings.languages
       case .juices:
-        let juices = try DataLayers.loadCatalog(
+        let juices = try DataLayers.loadCatalogSkippingBrokenUserPacks(
           DataLayers.packs(given: global.recipes, configuration: configuration)
-        ).juices
+        ).catalog.juices
         found = juices.map(\.id.rawValue) + juices.map { localizer.name(of: $0.id) }
       case .fruits:
-        let fruits = try DataLayers.loadCatalog(
+        let fruits = try DataLayers.loadCatalogSkippingBrokenUserPacks(
           DataLayers.packs(given: global.recipes, configuration: configuration)
-        ).fruits
+        ).catalog.fruits
         found =
           fruits.map(\.id.rawValue)
           + fruits.flatMap { [localizer.name(of: $0.id), localizer.name(of: $0.id, count: 2)] }

@@ -4,7 +4,8 @@ import JuiceMakerKit
 /// `juice-maker validate`: checks the packs and the string catalogs together;
 /// `juice-maker validate --catalog FILE…` checks the given catalogs alone.
 ///
-/// Errors (exit 65): a malformed pack or catalog, a name missing in the source
+/// Errors (exit 65): a malformed pack or catalog (even a user's one the other commands run
+/// without), a name missing in the source
 /// language, a malformed specifier, a display name two juices or two fruits share in one
 /// language. Warnings (exit 0): a missing or untranslated string in another language,
 /// unused keys. The report is one list on standard output with one summary.
@@ -40,10 +41,13 @@ struct ValidateCommand: Command {
     if let catalogFiles {
       return try runOnCatalogs(catalogFiles)
     }
-    let catalog = try context.loadCatalog()
-    let issues = context.strings.validationIssues(
-      fruitIDs: catalog.fruits.map(\.id.rawValue), juiceIDs: catalog.juices.map(\.id.rawValue),
-      requiredKeys: Self.requiredKeys)
+    let catalog = try context.loadCatalogStrictly()
+    // A user's catalog the program runs without still fails validation.
+    let issues =
+      (context.skippedCatalogProblems?.issues ?? [])
+      + context.strings.validationIssues(
+        fruitIDs: catalog.fruits.map(\.id.rawValue), juiceIDs: catalog.juices.map(\.id.rawValue),
+        requiredKeys: Self.requiredKeys)
     try report(
       issues, clashes: NameClash.find(in: catalog, strings: context.strings),
       summary: { errors, warnings in

@@ -31,6 +31,8 @@ enum APIError: Error, Sendable {
   case originNotAllowed(String)
   /// The server is stopping.
   case shuttingDown
+  /// A request for a host name the server does not answer to without a token file.
+  case hostNotAllowed(String)
 
   /// What is wrong with a member of a body.
   enum BodyProblem: String, Sendable {
@@ -59,7 +61,7 @@ enum APIError: Error, Sendable {
     case .notFound: 404
     case .methodNotAllowed: 405
     case .unauthorized: 401
-    case .forbidden, .originNotAllowed: 403
+    case .forbidden, .originNotAllowed, .hostNotAllowed: 403
     case .shuttingDown: 503
     }
   }
@@ -78,6 +80,7 @@ enum APIError: Error, Sendable {
     case .forbidden: "forbidden"
     case .originNotAllowed: "originNotAllowed"
     case .shuttingDown: "shuttingDown"
+    case .hostNotAllowed: "hostNotAllowed"
     }
   }
 
@@ -100,6 +103,7 @@ enum APIError: Error, Sendable {
     case .forbidden(let role): return texts.string("http.forbidden", s(role.rawValue))
     case .originNotAllowed(let origin): return texts.string("http.originNotAllowed", s(origin))
     case .shuttingDown: return texts.string("http.shuttingDown")
+    case .hostNotAllowed(let host): return texts.string("http.hostNotAllowed", s(host))
     }
   }
 

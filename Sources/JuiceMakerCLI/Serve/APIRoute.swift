@@ -57,7 +57,9 @@ extension APIRoute {
   }
 
   /// The problems every API route may answer with.
-  private static let common = [problem(400), problem(401), problem(405), problem(503)]
+  private static let common = [
+    problem(400), problem(401), problem(403), problem(405), problem(503),
+  ]
 
   /// Every route.
   static let all: [APIRoute] = [

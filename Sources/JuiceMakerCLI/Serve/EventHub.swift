@@ -102,6 +102,7 @@ final class EventHub: Sendable {
       // The journal's newest entry, read now: the hub's thread may not have seen it yet.
       let newest = try Self.newestSequence(storage)
       var caughtUp: Set<Int64> = []
+      var last = after ?? newest
       if let after, after < newest {
         let missed: [JournalEntry]
         do throws(StockStorageError) {
@@ -119,6 +120,7 @@ final class EventHub: Sendable {
         }
         for entry in missed.reversed() {
           stream.send(Self.event(entry, texts))
+          last = max(last, entry.sequence)
           // Those the thread has read already never come again.
           if !state.recent.contains(entry.sequence), entry.sequence > state.seen - Self.window {
             caughtUp.insert(entry.sequence)
@@ -126,7 +128,7 @@ final class EventHub: Sendable {
         }
       }
       let floor = after ?? newest
-      stream.send(Self.named("live", sequence: max(floor, caughtUp.max() ?? floor)))
+      stream.send(Self.named("live", sequence: last))
       state.subscribers[id] = Subscriber(
         stream: stream, texts: texts, floor: floor, caughtUp: caughtUp)
     }

@@ -25,7 +25,8 @@ final class ShopAPI: Sendable {
   private let defaultTexts: Texts
   /// The server's origin, such as `http://127.0.0.1:8080`, filled in once it listens.
   private let origin = Mutex("")
-  private let draining = Atomic(false)
+  /// When the server began to stop; requests received before it are still answered.
+  private let drainStart = Mutex<ContinuousClock.Instant?>(nil)
   /// The last menu and stock documents written in each language.
   private let documents = DocumentCache()
 
@@ -56,7 +57,7 @@ final class ShopAPI: Sendable {
 
   /// Refuses new requests from now on; event streams end.
   func drain() {
-    draining.store(true, ordering: .relaxed)
+    drainStart.withLock { $0 = .now }
     events.finishAll()
   }
 
@@ -70,7 +71,9 @@ final class ShopAPI: Sendable {
     var reply: HTTPReply
     var routeName = "other"
     do throws(APIError) {
-      if draining.load(ordering: .relaxed) { throw .shuttingDown }
+      if let start = drainStart.withLock({ $0 }), request.received >= start {
+        throw .shuttingDown
+      }
       switch APIRoute.match(method: request.method, path: path) {
       case .route(let route, let parameter):
         routeName = route.path
@@ -135,6 +138,7 @@ final class ShopAPI: Sendable {
     _ route: APIRoute, parameter: Substring?, _ request: HTTPRequest, _ query: Query,
     _ texts: Texts
   ) throws(APIError) -> HTTPReply {
+    try checkHost(request)
     let roles = access.roles(of: request)
     switch route.access {
     case .open: break
@@ -147,7 +151,8 @@ final class ShopAPI: Sendable {
     if route.isStateChanging {
       try checkOrigin(request)
       if request.bodyTooLarge { throw .bodyTooLarge(limit: ServeLimits.maximumBody) }
-      if route.body != nil {
+      // A body, or a stated media type, must be JSON even where the route takes none.
+      if route.body != nil || !request.body.isEmpty || request.header("content-type") != nil {
         let type = request.header("content-type") ?? ""
         // The media type before any parameter, without HTTP's optional white space (spaces
         // and tabs); trimmed by hand, as Foundation's trimming bridges through NSString on
@@ -467,12 +472,50 @@ final class ShopAPI: Sendable {
   }
 
   /// Refuses a browser request from an origin that is neither the server's nor allowed.
+  ///
+  /// The page's own origin is the one the browser used: the `Host` it sent, when that
+  /// host is an address or `localhost`. A host name is the server's only when
+  /// `--allow-origin` names it: a page whose name was made to resolve to this server
+  /// (DNS rebinding) sends its own name as both `Host` and `Origin`.
   private func checkOrigin(_ request: HTTPRequest) throws(APIError) {
     guard let sent = request.header("origin") else { return }
     let own = origin.withLock { $0 }
-    let host = request.header("host").map { (request.isSecure ? "https://" : "http://") + $0 }
-    if sent == own || sent == host || access.allowedOrigins.contains(sent) { return }
+    if sent == own || access.allowedOrigins.contains(sent) { return }
+    if let host = request.header("host"), Self.isAddress(host),
+      sent == (request.isSecure ? "https://" : "http://") + host
+    {
+      return
+    }
     throw .originNotAllowed(sent)
+  }
+
+  /// Refuses a request for a host name the server does not answer to when it has no
+  /// token file: without a token, a page of another site made to resolve to this server
+  /// (DNS rebinding) could otherwise read and order as if it were the kiosk.
+  private func checkHost(_ request: HTTPRequest) throws(APIError) {
+    guard !access.isRequired, let host = request.header("host"), !Self.isAddress(host) else {
+      return
+    }
+    let scheme = request.isSecure ? "https://" : "http://"
+    if access.allowedOrigins.contains(scheme + host) { return }
+    throw .hostNotAllowed(host)
+  }
+
+  /// Whether a `Host` value names an IPv4 or IPv6 address or `localhost`, with or
+  /// without a port.
+  static func isAddress(_ host: String) -> Bool {
+    var name = Substring(host)
+    if name.hasPrefix("[") {
+      return name.contains("]")
+    }
+    if let colon = name.lastIndex(of: ":") { name = name[..<colon] }
+    if name.lowercased() == "localhost" { return true }
+    let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+    return parts.count == 4
+      && parts.allSatisfy { part in
+        !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCII)
+          && part.allSatisfy(\.isNumber)
+      }
   }
 
   /// The words of the request's language: `?lang=`, else `Accept-Language`, else the

@@ -246,7 +246,7 @@ enum CLIError: Error, Equatable, Sendable {
       return ([l.string("error.invalidPacks", .int(error.totalCount))] + lines)
         .joined(separator: "\n")
     case .invalidStrings(let error):
-      return texts.shown(error.description)
+      return error.lines.map(texts.shown).joined(separator: "\n")
     case .validationFailed(let errors):
       return l.string("error.validationFailed", .int(errors))
     case .store(let error):

@@ -41,7 +41,7 @@ enum CommandLineKey {
       "error.conservationBroken", "error.invalidTime", "error.invalidRequestID",
       "error.timeOutOfRange", "error.signedNumber", "error.outputFailed.standardOutput",
       "error.outputFailed.standardError", "error.outputFailed.seeHistory", "history.noMatch",
-      "history.conflict",
+      "history.conflict", "warning.skippedPack", "warning.skippedCatalog",
     ]
     + StockAction.allCases.map { "history.kind." + $0.rawValue } + ["history.kind.order"]
     + DataLayers.Layer.allCases.map { "packs.layer." + $0.rawValue }

@@ -11,6 +11,8 @@ struct Context {
   /// The string catalogs of every layer, as loaded into `strings`.
   let catalogFiles: [DataLayers.File]
   let strings: StringCatalog
+  /// The problems of the user's string catalogs that `strings` was loaded without, or `nil`.
+  var skippedCatalogProblems: LocalizationError? = nil
   let texts: Texts
   let output: any TextOutput
   let errorOutput: any TextOutput
@@ -36,9 +38,30 @@ struct Context {
     global.store == nil && global.storeVariable == nil
   }
 
-  /// Loads the packs.
+  /// Loads the packs, leaving out a user's pack that has problems with a warning on
+  /// standard error naming it, so a typo in one file does not stop the shop.
+  ///
+  /// - Throws: `CLIError.invalidPacks` when a built-in or given pack has problems.
   func loadCatalog() throws(CLIError) -> Catalog {
+    let loaded = try DataLayers.loadCatalogSkippingBrokenUserPacks(packFiles())
+    if let problems = loaded.problems {
+      warnSkipping(
+        loaded.skipped, key: "warning.skippedPack",
+        problems: problems.problems.map { $0.localized(texts) })
+    }
+    return loaded.catalog
+  }
+
+  /// Loads the packs, failing on any problem: what `validate` checks.
+  func loadCatalogStrictly() throws(CLIError) -> Catalog {
     try DataLayers.loadCatalog(packFiles())
+  }
+
+  /// Writes the warning for the user's files left out, then their problems, indented.
+  func warnSkipping(_ files: [DataLayers.File], key: String, problems: [String]) {
+    var lines = files.map { texts.string(key, .string(texts.shown($0.path))) }
+    lines += problems.map { "  " + $0 }
+    errorOutput.write(lines.joined(separator: "\n") + "\n")
   }
 
   /// How long opening a store, or an operation on it, waits for another process's lock

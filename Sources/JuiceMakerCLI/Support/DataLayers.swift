@@ -8,7 +8,8 @@ import JuiceMakerKit
 /// `~/.config/`), then the directory given by `--recipes`/`--localization` or
 /// `JUICE_MAKER_RECIPES`/`JUICE_MAKER_LOCALIZATION`. A file in a later layer replaces the
 /// earlier layers' file of the same name; a new name adds to them. The merged files load
-/// in file-name order, as one directory's would.
+/// in file-name order, as one directory's would. A file of the user's layer with problems
+/// is left out by the `…SkippingBroken…` loaders, which every command but `validate` uses.
 enum DataLayers {
   /// A layer of data files.
   enum Layer: String, Sendable, Encodable, CaseIterable {
@@ -72,39 +73,126 @@ enum DataLayers {
   /// The version of the built-in data, a hash of its files.
   static var builtInVersion: String { BuiltInData.version }
 
-  /// Loads packs.
+  /// Loads packs; every problem stops the load.
   static func loadCatalog(_ packs: [File]) throws(CLIError) -> Catalog {
     do throws(CatalogError) {
-      return try Catalog.load(
-        packs.map { file in
-          file.builtInText.map { .bytes(Array($0.utf8), name: file.path) } ?? .file(file.path)
-        })
+      return try Catalog.load(packs.map(\.source))
     } catch {
       throw .invalidPacks(error)
     }
   }
 
-  /// Loads string catalogs.
+  /// Loads packs, leaving out the user's packs that have problems; see
+  /// ``loadSkippingBrokenUserFiles(_:load:namedFiles:)``.
+  ///
+  /// - Parameter packs: The packs of every layer, in load order.
+  /// - Returns: The catalog, the user's files left out, and their problems (`nil` for none).
+  /// - Throws: `CLIError.invalidPacks` with the problems of the other layers.
+  static func loadCatalogSkippingBrokenUserPacks(_ packs: [File]) throws(CLIError) -> (
+    catalog: Catalog, skipped: [File], problems: CatalogError?
+  ) {
+    do throws(CatalogError) {
+      let loaded = try loadSkippingBrokenUserFiles(
+        packs, load: { files throws(CatalogError) in try Catalog.load(files.map(\.source)) },
+        namedFiles: { $0.problems.map(\.files) })
+      let problems = loaded.failures.flatMap(\.problems)
+      return (
+        loaded.value, loaded.skipped, problems.isEmpty ? nil : CatalogError(problems: problems)
+      )
+    } catch {
+      throw .invalidPacks(error)
+    }
+  }
+
+  /// Loads string catalogs; every problem stops the load.
   static func loadStrings(_ catalogs: [File]) throws(LocalizationError) -> StringCatalog {
+    try StringCatalog(sources: sources(of: catalogs))
+  }
+
+  /// Loads string catalogs, leaving out the user's catalogs that have problems; see
+  /// ``loadSkippingBrokenUserFiles(_:load:namedFiles:)``.
+  ///
+  /// - Parameter catalogs: The catalogs of every layer, in load order.
+  /// - Returns: The strings, the user's files left out, and their problems (`nil` for none).
+  /// - Throws: `LocalizationError` with the problems of the other layers.
+  static func loadStringsSkippingBrokenUserCatalogs(_ catalogs: [File])
+    throws(LocalizationError) -> (
+      strings: StringCatalog, skipped: [File], problems: LocalizationError?
+    )
+  {
+    let loaded = try loadSkippingBrokenUserFiles(
+      catalogs, load: loadStrings, namedFiles: { $0.problems.map(\.files) })
+    return (
+      loaded.value, loaded.skipped, LocalizationError.combining(loaded.failures.flatMap(\.problems))
+    )
+  }
+
+  /// Loads files, leaving out the user's files that have problems.
+  ///
+  /// A broken file in the user's layer does not stop the program: the files load without it,
+  /// and its problems come back to be shown as a warning. Each problem names its file first,
+  /// then, for something defined twice, the file that defined it first; the first of those in
+  /// the user's layer is left out, and the rest load again, until they load or a problem
+  /// names no file of the user's layer (a built-in or given file broken by itself), which
+  /// stops the load. A user's file that needs one left out is left out in turn.
+  ///
+  /// - Parameters:
+  ///   - files: The files of every layer, in load order.
+  ///   - load: Loads some of the files.
+  ///   - namedFiles: The paths each problem of a failure names, most at fault first.
+  /// - Returns: What loaded, the user's files left out, and the failures that left them out.
+  /// - Throws: The failure that stops the load.
+  private static func loadSkippingBrokenUserFiles<Value, Failure: Error>(
+    _ files: [File], load: ([File]) throws(Failure) -> Value,
+    namedFiles: (Failure) -> [[String]]
+  ) throws(Failure) -> (value: Value, skipped: [File], failures: [Failure]) {
+    let user = Set(files.filter { $0.layer == .user }.map(\.path))
+    var remaining = files
+    var skipped: [File] = []
+    var failures: [Failure] = []
+    while true {
+      do throws(Failure) {
+        return (try load(remaining), skipped, failures)
+      } catch {
+        var faulty: Set<String> = []
+        for named in namedFiles(error) {
+          guard let culprit = named.first(where: user.contains) else { throw error }
+          faulty.insert(culprit)
+        }
+        let culprits = remaining.filter { faulty.contains($0.path) }
+        guard !culprits.isEmpty else { throw error }
+        skipped += culprits
+        failures.append(error)
+        remaining.removeAll { faulty.contains($0.path) }
+      }
+    }
+  }
+
+  /// The name and contents of each catalog, read as packs are: a regular file of at most
+  /// 16 MiB.
+  private static func sources(of catalogs: [File]) throws(LocalizationError) -> [(
+    name: String, data: Data
+  )] {
     var sources: [(name: String, data: Data)] = []
+    var errors: [LocalizationError] = []
     for file in catalogs {
       if let text = file.builtInText {
         sources.append((file.path, Data(text.utf8)))
         continue
       }
-      // Read as packs are: a regular file of at most 16 MiB.
       switch Catalog.readFile(atPath: file.path) {
       case .bytes(let bytes):
         sources.append((file.path, Data(bytes)))
       case .unreadable(.unreadable(let detail)):
-        throw .unreadableFile(file: file.path, reason: detail)
+        errors.append(.unreadableFile(file: file.path, reason: detail))
       case .unreadable(.notAFile):
-        throw .unreadableFile(file: file.path, reason: "not a regular file")
+        errors.append(.unreadableFile(file: file.path, reason: "not a regular file"))
       case .unreadable(let reason):
-        throw .unreadableFile(file: file.path, reason: reason.description)
+        errors.append(.unreadableFile(file: file.path, reason: reason.description))
       }
     }
-    return try StringCatalog(sources: sources)
+    if let error = LocalizationError.combining(errors) { throw error }
+    return sources
   }
 
   // MARK: - Finding the files
@@ -168,5 +256,42 @@ enum DataLayers {
       throw .noCatalogFiles(location: directory.path)
     }
     return files.map { directory.appending(path: $0, directoryHint: .notDirectory).path }
+  }
+}
+
+// MARK: - Which files a problem names
+
+extension DataLayers.File {
+  /// Where the pack loader reads the file from.
+  fileprivate var source: PackSource {
+    builtInText.map { .bytes(Array($0.utf8), name: path) } ?? .file(path)
+  }
+}
+
+extension CatalogError.Problem {
+  /// The files the problem names: the file it is in, then, for an id defined twice, the
+  /// file that defined it first.
+  fileprivate var files: [String] {
+    switch reason {
+    case .duplicateFruit(_, let firstFile, _), .duplicateJuice(_, let firstFile, _):
+      [file, firstFile]
+    default:
+      [file]
+    }
+  }
+}
+
+extension LocalizationError {
+  /// The files a problem names: the file it is in, then, for a key two files give one
+  /// language, the file that gave it first.
+  fileprivate var files: [String] {
+    switch self {
+    case .unreadableFile(let file, _), .malformedJSON(let file, _),
+      .invalidStructure(let file, _, _, _, _):
+      [file]
+    case .duplicateKey(_, _, let firstFile, let secondFile): [secondFile, firstFile]
+    case .unreadableDirectory, .noCatalogFiles: []
+    case .multiple(let errors): errors.flatMap(\.files)
+    }
   }
 }

@@ -48,9 +48,12 @@ struct ErrorDocument: Encodable {
     case .notEnoughStock(let shortage): self.shortages = [shortage]
     default: self.shortages = nil
     }
-    if case .invalidPacks(let catalogError) = error {
+    switch error {
+    case .invalidPacks(let catalogError):
       problems = catalogError.problems.map { ConnectionURI.redactingURIs(in: $0.description) }
-    } else {
+    case .invalidStrings(let localizationError):
+      problems = localizationError.lines.map(ConnectionURI.redactingURIs(in:))
+    default:
       problems = nil
     }
   }

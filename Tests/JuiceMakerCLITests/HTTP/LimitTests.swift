@@ -166,7 +166,8 @@ extension HTTPTests {
       }
       let pipelined = try await onOwnThread {
         try connection.send(
-          "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /api/v1/stock HTTP/1.1\r\nHost: x\r\n\r\n")
+          "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /api/v1/stock HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        )
         return [try connection.readResponse(), try connection.readResponse()]
       }
       #expect(pipelined.map(\.status) == [200, 200])

@@ -62,11 +62,46 @@ struct KoreanParticleTests {
     #expect(try korean().string("quoted", "수박") == "'수박'을 뺐어요")
   }
 
+  @Test(arguments: [
+    ("subject", "N", "N이 있어요"), ("subject", "n", "n이 있어요"), ("subject", "2", "2가 있어요"),
+    ("subject", "3", "3이 있어요"), ("direction", "L", "L로 만들어요"),
+    ("direction", "R", "R로 만들어요"), ("direction", "M", "M으로 만들어요"),
+    ("subject", "A", "A가 있어요"), ("subject", "F", "F가 있어요"), ("topic", "X", "X는 맛있어요"),
+    ("subject", "URL", "URL이 있어요"), ("direction", "URL", "URL로 만들어요"),
+    ("subject", "API", "API가 있어요"), ("object", "JSON", "JSON을 넣을까요?"),
+    ("subject", "비타민C", "비타민C가 있어요"), ("subject", "3D", "3D가 있어요"),
+    ("subject", "Ｎ", "Ｎ이 있어요"), ("subject", "２", "２가 있어요"),
+    ("quoted", "n", "'n'을 뺐어요"), ("quoted", "L", "'L'을 뺐어요"),
+  ])
+  func latinLettersAndDigitsReadAsKoreanNamesThem(key: String, text: String, expected: String)
+    throws
+  {
+    #expect(try korean().string(key, .string(text)) == expected)
+  }
+
+  @Test(arguments: [
+    ("“%1$@”(이)라는 명령은 없어요.", "n", "“n”이라는 명령은 없어요."),
+    ("“%1$@”(이)라는 명령은 없어요.", "x", "“x”라는 명령은 없어요."),
+    ("%2$@ 명령에 %1$@(이)가 필요해요.", "N", "stock add 명령에 N이 필요해요."),
+    ("(%1$@)(으)로 바꿔요", "L", "(L)로 바꿔요"), ("《%1$@》(은)는", "M", "《M》은"),
+    ("「%1$@」(을)를", "7", "「7」을"),
+  ])
+  func particlesLookThroughQuotesAndBracketsToTheWordInside(
+    value: String, text: String, expected: String
+  ) throws {
+    let catalog = try LocalizationFixtures.catalog(values: ["k": ["ko": value]])
+    #expect(catalog.localizer(for: "ko").string("k", .string(text), "stock add") == expected)
+  }
+
   @Test func latinNameKeepsTheReadableNotation() throws {
     let localizer = try korean()
     #expect(localizer.string("subject", "kiwi") == "kiwi(이)가 있어요")
     #expect(localizer.string("subject.alt", "kiwi") == "kiwi이(가) 있어요")
     #expect(localizer.string("direction", "") == "(으)로 만들어요")
+    // A word in lower or mixed case is read by its pronunciation, not its letters.
+    #expect(localizer.string("subject", "stock") == "stock(이)가 있어요")
+    #expect(localizer.string("subject", "iPhone") == "iPhone(이)가 있어요")
+    #expect(localizer.string("topic", "α") == "α은(는) 맛있어요")
   }
 
   @Test(arguments: [

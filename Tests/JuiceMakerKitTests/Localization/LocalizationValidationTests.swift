@@ -118,7 +118,8 @@ struct LocalizationValidationTests {
   @Test func duplicateKeyIssueNamesTheKey() {
     let issues = StringCatalog.validationIssues(
       directory: LocalizationFixtures.url("Duplicate"), fruitIDs: [], juiceIDs: [])
-    #expect(issues.map(\.key) == ["fruit.strawberry"])
+    #expect(issues.map(\.key) == ["fruit.strawberry", "fruit.strawberry"])
+    #expect(issues.map(\.language) == ["en", "ko"])
   }
 
   @Test func packFruitWithoutANameIsAnError() throws {

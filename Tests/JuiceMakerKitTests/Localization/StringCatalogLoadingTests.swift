@@ -25,15 +25,75 @@ struct StringCatalogLoadingTests {
       try StringCatalog(directory: LocalizationFixtures.url("Duplicate"))
     }
     #expect(
+      error?.problems
+        == ["en", "ko"].map {
+          .duplicateKey(
+            key: "fruit.strawberry", language: $0, firstFile: "Berries.xcstrings",
+            secondFile: "Localizable.xcstrings")
+        })
+    #expect(
+      error?.problems.first?.description
+        == #"Localizable.xcstrings: key "fruit.strawberry" is already defined in "#
+        + #"Berries.xcstrings for language "en""#)
+  }
+
+  @Test func aFileOfOneLanguageAddsItToKeysOtherFilesDefine() throws {
+    let catalog = try StringCatalog(sources: [
+      ("Localizable.xcstrings", Data(Self.english.utf8)),
+      ("Japanese.xcstrings", Data(Self.japanese.utf8)),
+    ])
+    #expect(catalog.languages == ["en", "ja"])
+    #expect(catalog.file(definingKey: "fruit.kiwi") == "Localizable.xcstrings")
+    #expect(catalog.comment(forKey: "fruit.kiwi") == "A fruit")
+    let japanese = catalog.localizer(for: "ja_JP.UTF-8")
+    #expect(japanese.fallbackWarning == nil)
+    #expect(japanese.string("fruit.kiwi") == "キウイ")
+    // A key the Japanese file leaves out falls back to English, key by key.
+    #expect(japanese.string("fruit.mango", count: 2) == "mangoes")
+    #expect(catalog.localizer(for: "en").string("fruit.kiwi", count: 2) == "kiwis")
+    #expect(catalog.validationIssues().filter { $0.severity == .error } == [])
+  }
+
+  @Test func twoFilesGivingAKeyOneLanguageIsAnErrorEvenBesideOthers() {
+    let second = Self.japanese.replacingOccurrences(of: "キウイ", with: "キーウィ")
+    let error = #expect(throws: LocalizationError.self) {
+      try StringCatalog(sources: [
+        ("Localizable.xcstrings", Data(Self.english.utf8)),
+        ("Japanese.xcstrings", Data(Self.japanese.utf8)),
+        ("More.xcstrings", Data(second.utf8)),
+      ])
+    }
+    #expect(
       error
         == .duplicateKey(
-          key: "fruit.strawberry", firstFile: "Berries.xcstrings",
-          secondFile: "Localizable.xcstrings"))
-    let description = error?.description ?? ""
-    #expect(description.contains("Berries.xcstrings"))
-    #expect(description.contains("Localizable.xcstrings"))
-    #expect(description.contains("fruit.strawberry"))
+          key: "fruit.kiwi", language: "ja", firstFile: "Japanese.xcstrings",
+          secondFile: "More.xcstrings"))
   }
+
+  @Test func aKeyWrittenWithTwoSpellingsOfALanguageInOneFileIsNoDuplicate() throws {
+    let catalog = try LocalizationFixtures.catalog(
+      json: """
+        {"sourceLanguage": "en", "strings": {"k": {"localizations": {
+          "ko-KR": {"stringUnit": {"state": "translated", "value": "하나"}},
+          "ko_KR": {"stringUnit": {"state": "translated", "value": "둘"}}}}}}
+        """)
+    #expect(catalog.localizer(for: "ko-KR").string("k") == "하나")
+  }
+
+  static let english = """
+    {"sourceLanguage": "en", "version": "1.0", "strings": {
+      "fruit.kiwi": {"comment": "A fruit", "localizations": {"en": {"variations": {"plural": {
+        "one": {"stringUnit": {"state": "translated", "value": "kiwi"}},
+        "other": {"stringUnit": {"state": "translated", "value": "kiwis"}}}}}}},
+      "fruit.mango": {"localizations": {"en": {"variations": {"plural": {
+        "one": {"stringUnit": {"state": "translated", "value": "mango"}},
+        "other": {"stringUnit": {"state": "translated", "value": "mangoes"}}}}}}}}}
+    """
+
+  static let japanese = """
+    {"sourceLanguage": "en", "version": "1.0", "strings": {
+      "fruit.kiwi": {"localizations": {"ja": {"stringUnit": {"state": "translated", "value": "キウイ"}}}}}}
+    """
 
   @Test func malformedJSONIsATypedErrorNamingTheFile() throws {
     let error = #expect(throws: LocalizationError.self) {

@@ -40,6 +40,11 @@ struct CorpusCase: Decodable, Sendable {
   let input: String?
   /// For packs: copy the shipped packs into the recipes directory first.
   let shippedPacks: Bool?
+  /// Put the case's files in the user's configuration directory
+  /// (`~/.config/juice-maker/recipes/` or `…/localization/`), beside the shipped files in
+  /// the given directories: a broken file there is left out with a warning, except by
+  /// `validate`.
+  let userLayer: Bool?
   /// A step that makes the case's files at test time; see `CorpusGenerator`.
   let generate: String?
   /// Why the case fails today, when it is a known failure outside this target's

@@ -15,15 +15,21 @@ enum CorpusRunner {
     let hasFiles = fileManager.fileExists(atPath: caseDirectory.path)
 
     try fileManager.createDirectory(atPath: layout.recipes, withIntermediateDirectories: true)
-    if item.kind != .pack || (item.shippedPacks ?? false) {
+    let userLayer = item.userLayer ?? false
+    if item.kind != .pack || (item.shippedPacks ?? false) || userLayer {
       try workspace.copyFiles(of: Paths.recipes, to: "recipes")
     }
     if item.kind == .pack, hasFiles {
-      try workspace.copyFiles(of: caseDirectory, to: "recipes")
+      try workspace.copyFiles(
+        of: caseDirectory, to: userLayer ? "home/.config/juice-maker/recipes" : "recipes")
     }
     try workspace.copyFiles(of: Paths.localization, to: "localization")
     if item.kind == .catalog, hasFiles {
-      try overlay(caseDirectory, on: URL(fileURLWithPath: layout.localization))
+      if userLayer {
+        try workspace.copyFiles(of: caseDirectory, to: "home/.config/juice-maker/localization")
+      } else {
+        try overlay(caseDirectory, on: URL(fileURLWithPath: layout.localization))
+      }
     }
     try Stores.seed(at: layout.store)
     var input: [UInt8] = []
