@@ -77,8 +77,8 @@ extension PostgresStockStorage {
 
   /// Restores an export into a new store in the empty database at `uri`.
   ///
-  /// The store is created and filled in one transaction: an export that cannot be read
-  /// leaves the database empty.
+  /// The store's tables are created empty, then filled in one transaction; when the file
+  /// cannot be loaded, the tables are dropped again, leaving the database empty.
   ///
   /// - Parameters:
   ///   - file: An export `export(uri:to:)` wrote.
@@ -153,6 +153,13 @@ extension PostgresStockStorage {
         COMMIT
         """)
     } catch {
+      // The tables made above go again, so the same restore can be tried once more.
+      if let connection = try? Connection(
+        uri: created.uri, connectTimeout: created.connectTimeout, timeouts: nil)
+      {
+        _ = try? connection.execute(
+          "DROP TABLE IF EXISTS journal, stock, juice_maker_migrations, juice_maker_meta")
+      }
       throw .invalid(store: location, cause: error.failure("restoring the backup"))
     }
     return try PostgresStockStorage(uri: uri, fruits: fruits, creating: .never)
