@@ -17,6 +17,8 @@ public struct Catalog: Sendable {
   public let fruits: [Fruit]
   /// Every juice, in load order.
   public let juices: [Juice]
+  /// The currency of the menu's prices; `nil` when no pack names one.
+  public let currency: Currency?
   /// The pack files the catalog was loaded from, in load order.
   public var packs: [URL] { packPaths.map { URL(fileURLWithPath: $0, isDirectory: false) } }
   /// The pack files as paths; URLs are made only when asked for.
@@ -35,12 +37,13 @@ public struct Catalog: Sendable {
   ///
   /// - Parameters:
   ///   - fruits: The fruits, in display order.
-  ///   - juices: The juices, in display order.
+  ///   - juices: The juices, in display order; every price in one currency.
   /// - Throws: `CatalogError` listing every duplicate id, unknown fruit, repeated
-  ///   ingredient, non-positive count, negative stock and empty recipe.
+  ///   ingredient, non-positive count, negative stock, empty recipe and second currency.
   public init(fruits: [Fruit], juices: [Juice]) throws(CatalogError) {
     var pack = Pack(file: "<memory>")
     var problems: [CatalogError.Problem] = []
+    pack.currency = juices.lazy.compactMap(\.price).first?.currency
     for (index, fruit) in fruits.enumerated() {
       let path = "fruits[\(index)]"
       if fruit.initialStock < 0 {
@@ -70,11 +73,18 @@ public struct Catalog: Sendable {
               reason: .repeatedIngredient(ingredient.fruit)))
         }
       }
+      if let price = juice.price, let currency = pack.currency, price.currency != currency {
+        problems.append(
+          .init(
+            file: pack.file, path: "\(path).price",
+            reason: .currencyConflict(
+              price.currency.code, first: currency.code, firstFile: pack.file)))
+      }
       pack.juiceEntries.append(
         Pack.JuiceEntry(
           id: juice.id, ingredients: juice.ingredients,
           ingredientPaths: juice.ingredients.indices.map { "\(path).ingredients[\($0)]" },
-          path: path))
+          path: path, price: juice.price))
     }
     try self.init(merging: [pack], problems: problems, paths: [])
   }
@@ -103,6 +113,19 @@ public struct Catalog: Sendable {
         fruitOrigins.append((pack.file, entry.path))
       }
     }
+    var currency: (value: Currency, file: String)?
+    for pack in packs {
+      guard let packCurrency = pack.currency else { continue }
+      if let first = currency, first.value != packCurrency {
+        problems.append(
+          .init(
+            file: pack.file, path: "currency",
+            reason: .currencyConflict(
+              packCurrency.code, first: first.value.code, firstFile: first.file)))
+      } else if currency == nil {
+        currency = (packCurrency, pack.file)
+      }
+    }
     let serial = Catalog.nextSerial.add(1, ordering: .relaxed).newValue
     var juices: [Juice] = []
     var juiceIndices: [Juice.ID: Int] = [:]
@@ -127,7 +150,7 @@ public struct Catalog: Sendable {
         juiceIndices[entry.id] = juices.count
         juices.append(
           Juice(
-            id: entry.id, ingredients: entry.ingredients,
+            id: entry.id, ingredients: entry.ingredients, price: entry.price,
             position: Juice.Handle(catalog: serial, index: juices.count)))
         juiceOrigins.append((pack.file, entry.path))
       }
@@ -135,6 +158,7 @@ public struct Catalog: Sendable {
     guard problems.isEmpty else { throw CatalogError(problems: Self.abridged(problems)) }
     self.fruits = fruits
     self.juices = juices
+    self.currency = currency?.value
     self.fruitIndices = fruitIndices
     self.juiceIndices = juiceIndices
     self.packPaths = paths

@@ -74,6 +74,18 @@ public struct CatalogError: Error, Equatable, Sendable {
     /// The file has more problems than are worth listing; `count` more were found
     /// after the ones listed.
     case moreProblems(count: Int)
+    /// A `currency` that is not an ISO 4217 code (three capital letters).
+    case invalidCurrency(String)
+    /// A juice has a price, but its pack names no `currency`.
+    case priceWithoutCurrency
+    /// A price that is not an exact amount of the pack's currency.
+    case invalidPrice(String, currency: String, reason: Money.ParseError)
+    /// A pack names another currency than an earlier pack: a menu has one currency.
+    case currencyConflict(String, first: String, firstFile: String)
+    /// A fruit's `min` or `par` is below zero.
+    case negativeLimit(Int)
+    /// A fruit's `par` is below its `min`.
+    case parBelowMinimum(minimum: Int, par: Int)
   }
 }
 
@@ -137,6 +149,22 @@ extension CatalogError.Reason: CustomStringConvertible {
       "a juice needs at least one ingredient"
     case .moreProblems(let count):
       "and \(count) more \(count == 1 ? "problem" : "problems") in this file"
+    case .invalidCurrency(let code):
+      "\"\(code.abridgedInProblem)\" is not an ISO 4217 currency code such as KRW or USD"
+    case .priceWithoutCurrency:
+      "a price needs the pack's \"currency\", such as \"KRW\""
+    case .invalidPrice(let text, let currency, let reason):
+      switch reason {
+      case .notADecimal: "\"\(text.abridgedInProblem)\" is not a price such as \"4500\" or \"4.50\""
+      case .tooManyDecimals: "\"\(text.abridgedInProblem)\" has more decimals than \(currency) has"
+      case .tooLarge: "\"\(text.abridgedInProblem)\" is too large"
+      }
+    case .currencyConflict(let code, let first, let firstFile):
+      "currency \(code) differs from \(first), named at \(firstFile): a menu has one currency"
+    case .negativeLimit(let value):
+      "a limit must not be negative, found \(value)"
+    case .parBelowMinimum(let minimum, let par):
+      "par \(par) is below the minimum \(minimum)"
     }
   }
 }

@@ -28,15 +28,22 @@ public struct Fruit: Hashable, Sendable, Identifiable {
   public let id: ID
   /// The stock a new store starts with.
   public let initialStock: Int
+  /// The pack's minimum and par levels; `nil` when the pack gives neither, and the fruit
+  /// is never low. A store may override them (`FruitStore.limits()`).
+  public let limits: StockLimits?
 
   /// Creates a fruit.
   ///
   /// - Parameters:
   ///   - id: The fruit's identifier.
   ///   - initialStock: The stock a new store starts with; 10 by default.
-  public init(id: ID, initialStock: Int = Fruit.defaultInitialStock) {
+  ///   - limits: The minimum and par levels; `nil` for none.
+  public init(
+    id: ID, initialStock: Int = Fruit.defaultInitialStock, limits: StockLimits? = nil
+  ) {
     self.id = id
     self.initialStock = initialStock
+    self.limits = limits
   }
 
   /// The initial stock of a fruit whose pack gives none.

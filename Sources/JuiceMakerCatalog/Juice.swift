@@ -26,6 +26,8 @@ public struct Juice: Hashable, Sendable, Identifiable {
   public let id: ID
   /// The fruits one juice takes, in the order the pack lists them.
   public let ingredients: [Ingredient]
+  /// What one juice costs, in its pack's currency; `nil` when the pack gives no price.
+  public let price: Money?
   /// Where the juice sits in the catalog that loaded it, for constant-time lookup.
   @usableFromInline package let position: Handle?
 
@@ -34,23 +36,26 @@ public struct Juice: Hashable, Sendable, Identifiable {
   /// - Parameters:
   ///   - id: The juice's identifier.
   ///   - ingredients: The recipe, in display order.
-  public init(id: ID, ingredients: [Ingredient]) {
-    self.init(id: id, ingredients: ingredients, position: nil)
+  ///   - price: What one juice costs; `nil` for none.
+  public init(id: ID, ingredients: [Ingredient], price: Money? = nil) {
+    self.init(id: id, ingredients: ingredients, price: price, position: nil)
   }
 
-  init(id: ID, ingredients: [Ingredient], position: Handle?) {
+  init(id: ID, ingredients: [Ingredient], price: Money?, position: Handle?) {
     self.id = id
     self.ingredients = ingredients
+    self.price = price
     self.position = position
   }
 
   public static func == (lhs: Juice, rhs: Juice) -> Bool {
-    lhs.id == rhs.id && lhs.ingredients == rhs.ingredients
+    lhs.id == rhs.id && lhs.ingredients == rhs.ingredients && lhs.price == rhs.price
   }
 
   public func hash(into hasher: inout Hasher) {
     hasher.combine(id)
     hasher.combine(ingredients)
+    hasher.combine(price)
   }
 }
 

@@ -18,10 +18,14 @@ struct Pack: Sendable {
     /// Whether the entry has no problem of its own; one with a problem is kept only so that
     /// merging can report what it alone finds, such as an unknown fruit.
     var isValid = true
+    /// The price in the pack's currency, once the pack's currency is known.
+    var price: Money? = nil
   }
 
   /// The file the pack came from, as problems name it.
   let file: String
+  /// The pack's `currency`, which every price of the pack is in.
+  var currency: Currency? = nil
   /// Every fruit whose id is valid, in written order.
   var fruitEntries: [FruitEntry] = []
   /// Every juice whose id is valid, in written order.
@@ -83,10 +87,25 @@ struct PackDecoder {
 
   private mutating func decodePack(_ root: JSONNode) -> Pack {
     var pack = Pack(file: file)
-    guard let members = object(root, at: "", allowed: ["fruits", "juices"]) else {
+    guard let members = object(root, at: "", allowed: ["currency", "fruits", "juices"]) else {
       return pack
     }
-    for member in members {
+    var currencyGiven = false
+    for member in members where member.key == "currency" {
+      currencyGiven = true
+      guard case .string(let code) = member.node.value else {
+        report(
+          "currency", .wrongType(expected: "a currency code", found: member.node.value.kindName))
+        continue
+      }
+      do {
+        pack.currency = try Currency(code: code)
+      } catch {
+        report("currency", .invalidCurrency(code))
+      }
+    }
+    var prices: [(index: Int, text: String, path: String)] = []
+    for member in members where member.key != "currency" {
       guard let elements = array(member.node, at: member.key) else { continue }
       for (index, element) in elements.enumerated() {
         let path = "\(member.key)[\(index)]"
@@ -96,51 +115,95 @@ struct PackDecoder {
             entry.isValid = problems.count + unlistedProblems == before
             pack.fruitEntries.append(entry)
           }
-        } else if var entry = decodeJuice(element, at: path) {
+        } else if let (decoded, price) = decodeJuice(element, at: path) {
+          var entry = decoded
           entry.isValid = problems.count + unlistedProblems == before
+          if let price { prices.append((pack.juiceEntries.count, price.text, price.path)) }
           pack.juiceEntries.append(entry)
         }
+      }
+    }
+    for price in prices {
+      guard let currency = pack.currency else {
+        // A currency that is there but invalid was reported already.
+        if !currencyGiven { report(price.path, .priceWithoutCurrency) }
+        continue
+      }
+      do {
+        pack.juiceEntries[price.index].price = try Money(parsing: price.text, currency: currency)
+      } catch {
+        report(price.path, .invalidPrice(price.text, currency: currency.code, reason: error))
       }
     }
     return pack
   }
 
   private mutating func decodeFruit(_ node: JSONNode, at path: String) -> Pack.FruitEntry? {
-    guard let members = object(node, at: path, allowed: ["id", "stock"], required: ["id"]) else {
+    guard
+      let members = object(
+        node, at: path, allowed: ["id", "stock", "min", "par"], required: ["id"])
+    else {
       return nil
     }
     var id: Fruit.ID?
     var stock = Fruit.defaultInitialStock
+    var minimum: Int?
+    var par: Int?
     for member in members {
       let memberPath = "\(path).\(member.key)"
       if member.key == "id" {
         id = identifier(member.node, at: memberPath, Fruit.ID.init(validating:))
       } else if let value = integer(member.node, at: memberPath) {
         if value < 0 {
-          report(memberPath, .negativeStock(value))
-        } else {
+          report(memberPath, member.key == "stock" ? .negativeStock(value) : .negativeLimit(value))
+        } else if member.key == "stock" {
           stock = value
+        } else if member.key == "min" {
+          minimum = value
+        } else {
+          par = value
         }
       }
     }
+    if let minimum, let par, par < minimum {
+      report("\(path).par", .parBelowMinimum(minimum: minimum, par: par))
+    }
     guard let id else { return nil }
-    return Pack.FruitEntry(fruit: Fruit(id: id, initialStock: stock), path: path)
+    let limits = StockLimits.resolving(minimum: minimum, par: par, initialStock: stock)
+    return Pack.FruitEntry(fruit: Fruit(id: id, initialStock: stock, limits: limits), path: path)
   }
 
-  private mutating func decodeJuice(_ node: JSONNode, at path: String) -> Pack.JuiceEntry? {
+  /// A juice, and its price as written with its path, checked once the pack's currency
+  /// is known.
+  private mutating func decodeJuice(_ node: JSONNode, at path: String)
+    -> (Pack.JuiceEntry, (text: String, path: String)?)?
+  {
     guard
       let members = object(
-        node, at: path, allowed: ["id", "ingredients"], required: ["id", "ingredients"])
+        node, at: path, allowed: ["id", "ingredients", "price"], required: ["id", "ingredients"])
     else {
       return nil
     }
     var id: Juice.ID?
+    var price: (text: String, path: String)?
     var ingredients: [Ingredient] = []
     var ingredientPaths: [String] = []
     for member in members {
       let memberPath = "\(path).\(member.key)"
       if member.key == "id" {
         id = identifier(member.node, at: memberPath, Juice.ID.init(validating:))
+        continue
+      }
+      if member.key == "price" {
+        // A string, so the decimal is read exactly: a JSON number is a float to most
+        // writers, and 4.10 would not survive every one of them.
+        guard case .string(let text) = member.node.value else {
+          report(
+            memberPath,
+            .wrongType(expected: "a price as a string", found: member.node.value.kindName))
+          continue
+        }
+        price = (text, memberPath)
         continue
       }
       guard let elements = array(member.node, at: memberPath) else { continue }
@@ -159,8 +222,11 @@ struct PackDecoder {
       }
     }
     guard let id else { return nil }
-    return Pack.JuiceEntry(
-      id: id, ingredients: ingredients, ingredientPaths: ingredientPaths, path: path)
+    return (
+      Pack.JuiceEntry(
+        id: id, ingredients: ingredients, ingredientPaths: ingredientPaths, path: path),
+      price
+    )
   }
 
   private mutating func decodeIngredient(_ node: JSONNode, at path: String) -> Ingredient? {

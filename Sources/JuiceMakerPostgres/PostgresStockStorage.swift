@@ -67,8 +67,8 @@ public final class PostgresStockStorage: StockStorage {
   /// Whether opening this storage created its store: the tables, and a stock row with
   /// its initial stock for each fruit.
   public let createdStore: Bool
-  private let uri: ConnectionURI
-  private let connectTimeout: Duration
+  let uri: ConnectionURI
+  let connectTimeout: Duration
   private let timeouts: SessionTimeouts
   private let sessions: SessionPool
   private let listener: LockedValue<Connection?>
@@ -219,6 +219,23 @@ public final class PostgresStockStorage: StockStorage {
   ///   damaged.
   public func journal(_ query: JournalQuery) throws(StockStorageError) -> [JournalEntry] {
     try sessions.withSession { session throws(StockStorageError) in try session.journal(query) }
+  }
+
+  /// Counts a report with `GROUP BY` on the server, reading no entry into memory.
+  public func report(_ query: ReportQuery) throws(StockStorageError) -> [ReportRow] {
+    try sessions.withSession { session throws(StockStorageError) in try session.report(query) }
+  }
+
+  /// Counts the entries `query` selects with one `count(*)` on the server.
+  public func journalCount(_ query: JournalQuery) throws(StockStorageError) -> Int {
+    try sessions.withSession { session throws(StockStorageError) in
+      try session.journalCount(query)
+    }
+  }
+
+  /// The newest `limits` entry of each fruit, read from the journal's index of them.
+  public func limits() throws(StockStorageError) -> [Fruit.ID: StockLimits] {
+    try sessions.withSession { session throws(StockStorageError) in try session.limits() }
   }
 
   /// Waits until another connection announces a committed operation

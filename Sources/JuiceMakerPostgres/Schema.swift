@@ -18,9 +18,12 @@ import JuiceMakerKit
 ///   request_id text NOT NULL UNIQUE, time timestamptz NOT NULL DEFAULT now(),
 ///   editor text NOT NULL, action text NOT NULL, subject text NOT NULL,
 ///   count bigint NOT NULL, expected bigint, outcome text NOT NULL,
-///   actual bigint, shortages jsonb, changes jsonb NOT NULL);
+///   actual bigint, shortages jsonb, changes jsonb NOT NULL,
+///   price bigint, currency text, used bigint NOT NULL DEFAULT 0, par bigint);
 ///   -- shortages: [["kiwi", 3, 1], …] (fruit, needed, available)
 ///   -- changes: [["kiwi", 10, 7], …] (fruit, level before, level after)
+///   -- price, currency: an order's price of one juice (smallest unit) and its code
+///   -- used: fruit a made order withdrew; par: a limits entry's par (count: its minimum)
 /// ```
 ///
 /// The journal's columns are the one journal model (`JournalRow`), the same as an
@@ -78,6 +81,27 @@ enum Schema {
         ALTER TABLE journal
           ADD CONSTRAINT journal_actual CHECK ((actual IS NOT NULL) = (outcome = 'conflict')),
           ADD CONSTRAINT journal_shortages CHECK ((shortages IS NOT NULL) = (outcome = 'refused'));
+        """),
+    SchemaMigrator.Migration(
+      version: 3, name: "prices, fruit used and stock limits in the journal",
+      sql: """
+        ALTER TABLE journal ADD COLUMN price bigint, ADD COLUMN currency text,
+          ADD COLUMN used bigint NOT NULL DEFAULT 0, ADD COLUMN par bigint;
+        UPDATE journal SET used = coalesce(
+          (SELECT sum((c ->> 1)::bigint - (c ->> 2)::bigint)
+           FROM jsonb_array_elements(journal.changes) c), 0)
+        WHERE action = 'order' AND outcome = 'done';
+        ALTER TABLE journal DROP CONSTRAINT IF EXISTS journal_action_check,
+          ADD CONSTRAINT journal_action
+            CHECK (action IN ('order', 'add', 'remove', 'set', 'limits')),
+          ADD CONSTRAINT journal_price
+            CHECK (price IS NULL OR (action = 'order' AND price >= 0)),
+          ADD CONSTRAINT journal_currency CHECK ((currency IS NULL) = (price IS NULL)),
+          ADD CONSTRAINT journal_par
+            CHECK ((par IS NOT NULL) = (action = 'limits') AND (par IS NULL OR par >= count));
+        CREATE INDEX journal_limits ON journal (subject, sequence) WHERE action = 'limits';
+        CREATE INDEX journal_report ON journal (action, time)
+          INCLUDE (currency, outcome, count, price, used);
         """),
   ])
 

@@ -12,6 +12,8 @@ extension Schema {
     ("journal", "count", "bigint"), ("journal", "expected", "bigint"),
     ("journal", "outcome", "text"), ("journal", "actual", "bigint"),
     ("journal", "shortages", "jsonb"), ("journal", "changes", "jsonb"),
+    ("journal", "price", "bigint"), ("journal", "currency", "text"),
+    ("journal", "used", "bigint"), ("journal", "par", "bigint"),
   ]
 
   /// What is wrong with the columns of the store's tables, or `nil` when each one the

@@ -22,7 +22,7 @@ final class Session {
   /// The columns of `JournalRow`, in its order, as text.
   private static let entryColumns = """
     sequence, request_id, extract(epoch FROM time)::text, editor, action, subject, count,
-    expected, outcome, actual, shortages::text, changes::text
+    expected, outcome, actual, shortages::text, changes::text, price, currency, used, par
     """
 
   /// Checks the store's columns and reads the stock rows, adding one with its initial
@@ -411,8 +411,8 @@ final class Session {
           UPDATE stock SET level = v.level
           FROM unnest($1::bigint[], $2::bigint[]) AS v(id, level) WHERE stock.id = v.id)
         INSERT INTO journal (request_id, editor, action, subject, count, expected, outcome,
-          actual, shortages, changes)
-        VALUES ($3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::jsonb)
+          actual, shortages, changes, price, currency, used, par)
+        VALUES ($3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::jsonb, $13, $14, $15, $16)
         RETURNING sequence, extract(epoch FROM time)::text
         """,
         [
@@ -420,6 +420,7 @@ final class Session {
           arrayLiteral(commit.changes.map { String($0.level.after) }), row.requestID, row.editor,
           row.action, row.subject, String(row.count), row.expected.map { String($0) },
           row.outcome, row.actual.map { String($0) }, row.shortages, row.changes,
+          row.price.map { String($0) }, row.currency, String(row.used), row.par.map { String($0) },
         ])
     }
     guard let sequence = written.integer(0, 0), let date = written.text(0, 1).flatMap(Self.date)
@@ -471,12 +472,13 @@ final class Session {
           AND ($2::float8 IS NULL OR time >= to_timestamp($2::float8))
           AND ($3::bigint IS NULL OR sequence > $3::bigint)
           AND ($5::text IS NULL OR request_id = $5::text)
+          AND ($6::float8 IS NULL OR time < to_timestamp($6::float8))
         ORDER BY sequence DESC LIMIT $4::bigint
         """,
         [
           query.editor, query.since.map { String($0.timeIntervalSince1970) },
           query.after.map { String($0) }, query.limit.map { String(max(0, $0)) },
-          query.request?.rawValue,
+          query.request?.rawValue, query.until.map { String($0.timeIntervalSince1970) },
         ])
     }
     var entries: [JournalEntry] = []
@@ -484,6 +486,135 @@ final class Session {
       entries.append(try entry(result, row))
     }
     return entries
+  }
+
+  /// How many entries pass `query`'s filters.
+  func journalCount(_ query: JournalQuery) throws(StockStorageError) -> Int {
+    let result = try reading("counting journal entries") { () throws(PostgresError) in
+      try connection.execute(
+        prepared: "journal-count",
+        """
+        SELECT count(*) FROM journal
+        WHERE ($1::text IS NULL OR editor = $1)
+          AND ($2::float8 IS NULL OR time >= to_timestamp($2::float8))
+          AND ($3::bigint IS NULL OR sequence > $3::bigint)
+          AND ($4::text IS NULL OR request_id = $4::text)
+          AND ($5::float8 IS NULL OR time < to_timestamp($5::float8))
+        """,
+        [
+          query.editor, query.since.map { String($0.timeIntervalSince1970) },
+          query.after.map { String($0) }, query.request?.rawValue,
+          query.until.map { String($0.timeIntervalSince1970) },
+        ])
+    }
+    return Int(result.integer(0, 0) ?? 0)
+  }
+
+  /// A report, counted with `GROUP BY` by `StockReport`'s rule.
+  func report(_ query: ReportQuery) throws(StockStorageError) -> [ReportRow] {
+    let filter = """
+      action = 'order' AND ($1::text IS NULL OR editor = $1)
+        AND ($2::float8 IS NULL OR time >= to_timestamp($2::float8))
+        AND ($3::float8 IS NULL OR time < to_timestamp($3::float8))
+      """
+    // Hours and days on a clock a whole number of quarter hours from UTC (every time zone's)
+    // are counted by quarter hour, and the quarters merged into hours or days here.
+    let quarters =
+      (query.grouping == .hour || query.grouping == .day) && query.utcOffset % 900 == 0
+    let sql: String
+    switch query.grouping {
+    case .fruit:
+      sql = """
+        SELECT c ->> 0, NULL, sum(count), 0, 0, sum((c ->> 1)::bigint - (c ->> 2)::bigint)
+        FROM journal, jsonb_array_elements(journal.changes) AS c
+        WHERE \(filter) AND outcome = 'done'
+        GROUP BY 1
+        UNION ALL
+        SELECT s ->> 0, NULL, 0, sum(count), 0, 0
+        FROM journal, jsonb_array_elements(journal.shortages) AS s
+        WHERE \(filter) AND outcome = 'refused'
+        GROUP BY 1
+        """
+    case .juice, .shop, .hour, .day:
+      let key: String
+      switch query.grouping {
+      case .juice: key = "subject"
+      case .shop: key = "editor"
+      case _ where quarters:
+        // date_part gives a double; extract gives a numeric, several times slower to
+        // divide a million times.
+        key = "floor(date_part('epoch', time) / 900)::bigint"
+      default:
+        // The second the hour or day starts at, on the query's clock: s − ((s % b) + b) % b.
+        key = """
+          floor(date_part('epoch', time))::bigint + $4::bigint
+            - mod(mod(floor(date_part('epoch', time))::bigint + $4::bigint, $5::bigint)
+              + $5::bigint, $5::bigint) - $4::bigint
+          """
+      }
+      sql = """
+        SELECT \(key), currency,
+          sum(CASE WHEN outcome = 'done' THEN count ELSE 0 END),
+          sum(CASE WHEN outcome = 'refused' THEN count ELSE 0 END),
+          sum(CASE WHEN outcome = 'done' THEN coalesce(price, 0) * count ELSE 0 END),
+          sum(used)
+        FROM journal WHERE \(filter)
+        GROUP BY 1, 2
+        """
+    }
+    var parameters = [
+      query.editor, query.since.map { String($0.timeIntervalSince1970) },
+      query.until.map { String($0.timeIntervalSince1970) },
+    ]
+    if (query.grouping == .hour || query.grouping == .day) && !quarters {
+      parameters += [String(query.utcOffset), String(query.bucketSeconds)]
+    }
+    let result = try reading("counting a report") { () throws(PostgresError) in
+      try connection.execute(sql, parameters)
+    }
+    var rows: [ReportRow] = []
+    for index in 0..<result.count {
+      var key = result.text(index, 0)
+      if quarters, let quarter = key.flatMap({ Int64($0) }) {
+        key = String(Int64(query.bucket(ofSecond: quarter * 900).timeIntervalSince1970))
+      }
+      guard
+        let key,
+        let row = StockReport.row(
+          key: key, currency: result.text(index, 1), made: result.integer(index, 2) ?? 0,
+          refused: result.integer(index, 3) ?? 0, takings: result.integer(index, 4) ?? 0,
+          used: result.integer(index, 5) ?? 0, grouping: query.grouping)
+      else {
+        throw damaged(
+          "a journal entry's \(query.grouping.rawValue) is not valid", "counting a report")
+      }
+      rows.append(row)
+    }
+    return StockReport.merged(rows)
+  }
+
+  /// The newest `limits` entry of each fruit.
+  func limits() throws(StockStorageError) -> [Fruit.ID: StockLimits] {
+    let purpose = "reading stock limits"
+    let result = try reading(purpose) { () throws(PostgresError) in
+      try connection.execute(
+        prepared: "limits",
+        """
+        SELECT DISTINCT ON (subject) subject, count, par FROM journal
+        WHERE action = 'limits' AND outcome = 'done' ORDER BY subject, sequence DESC
+        """, [])
+    }
+    var limits: [Fruit.ID: StockLimits] = [:]
+    for row in 0..<result.count {
+      guard let text = result.text(row, 0), let fruit = try? Fruit.ID(validating: text),
+        let minimum = result.integer(row, 1), let par = result.integer(row, 2), minimum >= 0,
+        par >= minimum, par <= Int64(Int.max)
+      else {
+        throw damaged("a limits entry has no valid fruit, minimum and par", purpose)
+      }
+      limits[fruit] = StockLimits(minimum: Int(minimum), par: Int(par))
+    }
+    return limits
   }
 
   private func lookUp(_ id: RequestID) throws(PostgresError) -> JournalEntry? {
@@ -513,7 +644,9 @@ final class Session {
       subject: result.text(row, 5) ?? "", count: result.integer(row, 6) ?? -1,
       expected: result.integer(row, 7), outcome: result.text(row, 8) ?? "",
       actual: result.integer(row, 9), shortages: result.text(row, 10),
-      changes: result.text(row, 11) ?? "")
+      changes: result.text(row, 11) ?? "", price: result.integer(row, 12),
+      currency: result.text(row, 13), used: result.integer(row, 14) ?? 0,
+      par: result.integer(row, 15))
     do {
       return try columns.entry(order: order)
     } catch {

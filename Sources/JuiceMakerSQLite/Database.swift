@@ -161,6 +161,13 @@ final class Database {
     return statement
   }
 
+  /// Runs `body` with the connection's handle, for the few C calls that take it.
+  func withHandle<Result>(_ body: (OpaquePointer) throws(StockStorageError) -> Result)
+    throws(StockStorageError) -> Result
+  {
+    try body(handle)
+  }
+
   // MARK: - Errors
 
   /// The storage error for a failed SQLite call, with SQLite's own message.

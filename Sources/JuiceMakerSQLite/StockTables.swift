@@ -204,6 +204,14 @@ final class StockTables {
       try statement.bindNull(at: 10)
     }
     try statement.bind(row.changes, at: 11)
+    try bind(row.price, at: 12)
+    if let currency = row.currency {
+      try statement.bind(currency, at: 13)
+    } else {
+      try statement.bindNull(at: 13)
+    }
+    try statement.bind(row.used, at: 14)
+    try bind(row.par, at: 15)
   }
 
   private func bind(_ value: Int64?, at index: Int32) throws(StockStorageError) {
@@ -216,28 +224,155 @@ final class StockTables {
 
   // MARK: - Journal
 
-  /// The journal entries `query` selects, newest first.
-  func journal(_ query: JournalQuery) throws(StockStorageError) -> [JournalEntry] {
-    try checkFiles()
+  /// The `WHERE` conditions of a journal query's filters, with `?1` editor, `?2` since,
+  /// `?3` after, `?5` request and `?6` until.
+  private static func conditions(_ query: JournalQuery) -> String {
     var conditions: [String] = []
     if query.editor != nil { conditions.append("editor = ?1") }
     if query.since != nil { conditions.append("time >= ?2") }
     if query.after != nil { conditions.append("sequence > ?3") }
     if query.request != nil { conditions.append("request_id = ?5") }
-    let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-    let select = try database.prepare(
-      "SELECT \(StoreStatements.entryColumns) FROM journal \(filter) ORDER BY sequence DESC LIMIT ?4",
-      purpose: "reading the journal")
+    if query.until != nil { conditions.append("time < ?6") }
+    return conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+  }
+
+  private func bind(_ query: JournalQuery, to select: Statement) throws(StockStorageError) {
     if let editor = query.editor { try select.bind(editor, at: 1) }
     if let since = query.since { try select.bind(since.timeIntervalSince1970, at: 2) }
     if let after = query.after { try select.bind(after, at: 3) }
     if let request = query.request { try select.bind(request.rawValue, at: 5) }
+    if let until = query.until { try select.bind(until.timeIntervalSince1970, at: 6) }
+  }
+
+  /// The journal entries `query` selects, newest first.
+  func journal(_ query: JournalQuery) throws(StockStorageError) -> [JournalEntry] {
+    try checkFiles()
+    let select = try database.prepare(
+      "SELECT \(StoreStatements.entryColumns) FROM journal \(Self.conditions(query)) "
+        + "ORDER BY sequence DESC LIMIT ?4",
+      purpose: "reading the journal")
+    try bind(query, to: select)
     try select.bind(Int64(query.limit.map { max(0, $0) } ?? -1), at: 4)
     var entries: [JournalEntry] = []
     while try select.step() {
       entries.append(try entry(select))
     }
     return entries
+  }
+
+  /// How many entries pass `query`'s filters.
+  func journalCount(_ query: JournalQuery) throws(StockStorageError) -> Int {
+    try checkFiles()
+    let select = try database.prepare(
+      "SELECT count(*) FROM journal \(Self.conditions(query))",
+      purpose: "counting journal entries")
+    try bind(query, to: select)
+    guard try select.step() else { return 0 }
+    return Int(select.integer(at: 0))
+  }
+
+  /// A report, counted with `GROUP BY` by `StockReport`'s rule.
+  func report(_ query: ReportQuery) throws(StockStorageError) -> [ReportRow] {
+    try checkFiles()
+    var filters = ["action = 'order'"]
+    if query.editor != nil { filters.append("editor = ?1") }
+    if query.since != nil { filters.append("time >= ?2") }
+    if query.until != nil { filters.append("time < ?3") }
+    let filter = filters.joined(separator: " AND ")
+    // Hours and days on a clock a whole number of quarter hours from UTC (every time zone's)
+    // are counted by quarter hour, in the order of the journal_quarter index, with no
+    // sort, and the quarters merged into hours or days here.
+    let quarters =
+      (query.grouping == .hour || query.grouping == .day) && query.utcOffset % 900 == 0
+    let sql: String
+    switch query.grouping {
+    case .fruit:
+      sql = """
+        SELECT c.value ->> 0, NULL, sum(count), 0, 0, sum((c.value ->> 1) - (c.value ->> 2))
+        FROM journal, json_each(journal.changes) AS c WHERE \(filter) AND outcome = 'done'
+        GROUP BY 1
+        UNION ALL
+        SELECT s.value ->> 0, NULL, 0, sum(count), 0, 0
+        FROM journal, json_each(journal.shortages) AS s WHERE \(filter) AND outcome = 'refused'
+        GROUP BY 1
+        """
+    case .juice, .shop, .hour, .day:
+      let key: String
+      switch query.grouping {
+      case .juice: key = "subject"
+      case .shop: key = "editor"
+      case _ where quarters:
+        key = "CAST(time AS INTEGER) / 900"
+      default:
+        // The second the hour or day starts at, on the query's clock: s − ((s % b) + b) % b.
+        key = "CAST(time AS INTEGER) + ?4 - (((CAST(time AS INTEGER) + ?4) % ?5) + ?5) % ?5 - ?4"
+      }
+      sql = """
+        SELECT \(key), currency,
+          sum(CASE WHEN outcome = 'done' THEN count ELSE 0 END),
+          sum(CASE WHEN outcome = 'refused' THEN count ELSE 0 END),
+          sum(CASE WHEN outcome = 'done' THEN coalesce(price, 0) * count ELSE 0 END),
+          sum(used)
+        FROM journal WHERE \(filter) GROUP BY \(key), currency
+        """
+    }
+    let select = try database.prepare(sql, purpose: "counting a report")
+    if let editor = query.editor { try select.bind(editor, at: 1) }
+    if let since = query.since { try select.bind(since.timeIntervalSince1970, at: 2) }
+    if let until = query.until { try select.bind(until.timeIntervalSince1970, at: 3) }
+    if (query.grouping == .hour || query.grouping == .day) && !quarters {
+      try select.bind(Int64(query.utcOffset), at: 4)
+      try select.bind(query.bucketSeconds, at: 5)
+    }
+    var rows: [ReportRow] = []
+    while try select.step() {
+      var key = select.text(at: 0) ?? String(select.integer(at: 0))
+      if quarters {
+        key = String(
+          Int64(query.bucket(ofSecond: select.integer(at: 0) * 900).timeIntervalSince1970))
+      }
+      guard
+        let row = StockReport.row(
+          key: key, currency: select.text(at: 1), made: select.integer(at: 2),
+          refused: select.integer(at: 3), takings: select.integer(at: 4),
+          used: select.integer(at: 5), grouping: query.grouping)
+      else {
+        throw database.context.invalid(
+          "a journal entry's \(query.grouping.rawValue) is not valid", purpose: select.purpose)
+      }
+      rows.append(row)
+    }
+    return StockReport.merged(rows)
+  }
+
+  /// Runs SQL on the connection.
+  func execute(_ sql: String, purpose: String) throws(StockStorageError) {
+    try checkFiles()
+    try database.execute(sql, purpose: purpose)
+  }
+
+  /// The newest `limits` entry of each fruit, from the partial index on them.
+  func limits() throws(StockStorageError) -> [Fruit.ID: StockLimits] {
+    try checkFiles()
+    // SQLite takes the bare columns from the row of max(sequence).
+    let select = try database.prepare(
+      """
+      SELECT subject, count, par, max(sequence) FROM journal
+      WHERE action = 'limits' AND outcome = 'done' GROUP BY subject
+      """, purpose: "reading stock limits")
+    var limits: [Fruit.ID: StockLimits] = [:]
+    while try select.step() {
+      let minimum = select.integer(at: 1)
+      let par = select.integer(at: 2)
+      guard let text = select.text(at: 0), let fruit = try? Fruit.ID(validating: text),
+        minimum >= 0, par >= minimum, par <= Int64(Int.max)
+      else {
+        throw database.context.invalid(
+          "a limits entry has no valid fruit, minimum and par", purpose: select.purpose)
+      }
+      limits[fruit] = StockLimits(minimum: Int(minimum), par: Int(par))
+    }
+    return limits
   }
 
   /// The entry of a request id, if journaled.
@@ -257,7 +392,9 @@ final class StockTables {
       action: row.text(at: 4) ?? "", subject: row.text(at: 5) ?? "", count: row.integer(at: 6),
       expected: row.isNull(at: 7) ? nil : row.integer(at: 7), outcome: row.text(at: 8) ?? "",
       actual: row.isNull(at: 9) ? nil : row.integer(at: 9), shortages: row.text(at: 10),
-      changes: row.text(at: 11) ?? "")
+      changes: row.text(at: 11) ?? "", price: row.isNull(at: 12) ? nil : row.integer(at: 12),
+      currency: row.text(at: 13), used: row.integer(at: 14),
+      par: row.isNull(at: 15) ? nil : row.integer(at: 15))
     do {
       return try columns.entry(order: order)
     } catch {

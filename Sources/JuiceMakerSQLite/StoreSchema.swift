@@ -18,14 +18,18 @@ import JuiceMakerKit
 ///   request_id TEXT NOT NULL UNIQUE,    -- the idempotency id
 ///   time REAL NOT NULL,                 -- seconds since 1970
 ///   editor TEXT NOT NULL,
-///   action TEXT NOT NULL,               -- order, add, remove, set
+///   action TEXT NOT NULL,               -- order, add, remove, set, limits
 ///   subject TEXT NOT NULL,              -- the juice of an order, the fruit of an edit
 ///   count INTEGER NOT NULL,             -- juices, fruits, or the level set
 ///   expected INTEGER,                   -- a compare-and-set's expected level
 ///   outcome TEXT NOT NULL,              -- done, refused, conflict
 ///   actual INTEGER,                     -- the level a conflict found
 ///   shortages TEXT,                     -- refused: [["kiwi",3,1]] (fruit, needed, available)
-///   changes TEXT NOT NULL);             -- [["kiwi",10,7]] (fruit, before, after)
+///   changes TEXT NOT NULL,              -- [["kiwi",10,7]] (fruit, before, after)
+///   price INTEGER,                      -- an order's price of one juice, smallest unit
+///   currency TEXT,                      -- the price's ISO 4217 code
+///   used INTEGER NOT NULL DEFAULT 0,    -- fruit a made order withdrew
+///   par INTEGER);                       -- limits: the par level (count is the minimum)
 /// CREATE TABLE migration (version INTEGER PRIMARY KEY, name TEXT NOT NULL, time REAL);
 /// ```
 ///
@@ -149,6 +153,45 @@ enum StoreSchema {
         DROP TABLE journal;
         ALTER TABLE journal_model RENAME TO journal;
         CREATE INDEX journal_editor ON journal (editor, sequence);
+        """),
+    SchemaMigrator.Migration(
+      version: 4, name: "prices, fruit used and stock limits in the journal",
+      sql: """
+        CREATE TABLE journal_chain (
+          sequence INTEGER PRIMARY KEY,
+          request_id TEXT NOT NULL UNIQUE CHECK (length(request_id) BETWEEN 1 AND 128),
+          time REAL NOT NULL,
+          editor TEXT NOT NULL,
+          action TEXT NOT NULL CHECK (action IN ('order', 'add', 'remove', 'set', 'limits')),
+          subject TEXT NOT NULL,
+          count INTEGER NOT NULL CHECK (typeof(count) = 'integer' AND count >= 0),
+          expected INTEGER CHECK (expected IS NULL OR (action = 'set' AND expected >= 0)),
+          outcome TEXT NOT NULL CHECK (outcome IN ('done', 'refused', 'conflict')),
+          actual INTEGER CHECK ((actual IS NOT NULL) = (outcome = 'conflict')),
+          shortages TEXT CHECK ((shortages IS NOT NULL) = (outcome = 'refused')),
+          changes TEXT NOT NULL,
+          price INTEGER CHECK (price IS NULL OR (action = 'order' AND typeof(price) = 'integer'
+            AND price >= 0)),
+          currency TEXT CHECK ((currency IS NULL) = (price IS NULL)),
+          used INTEGER NOT NULL DEFAULT 0 CHECK (typeof(used) = 'integer'),
+          par INTEGER CHECK ((par IS NOT NULL) = (action = 'limits') AND (par IS NULL OR par >= count))
+        );
+        INSERT INTO journal_chain
+          (sequence, request_id, time, editor, action, subject, count, expected, outcome,
+           actual, shortages, changes, used)
+        SELECT sequence, request_id, time, editor, action, subject, count, expected, outcome,
+          actual, shortages, changes,
+          CASE WHEN action = 'order' AND outcome = 'done' THEN
+            (SELECT coalesce(sum(value ->> 1 - value ->> 2), 0) FROM json_each(journal.changes))
+          ELSE 0 END
+        FROM journal;
+        DROP TABLE journal;
+        ALTER TABLE journal_chain RENAME TO journal;
+        CREATE INDEX journal_editor ON journal (editor, sequence);
+        CREATE INDEX journal_time ON journal (time);
+        CREATE INDEX journal_limits ON journal (subject, sequence) WHERE action = 'limits';
+        CREATE INDEX journal_quarter ON journal
+          (action, CAST(time AS INTEGER) / 900, currency, outcome, count, price, used, time);
         """),
   ])
 

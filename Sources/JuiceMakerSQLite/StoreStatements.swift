@@ -15,7 +15,7 @@ import JuiceMakerKit
 /// SELECT … FROM journal WHERE request_id = ?1;        -- a replay returns the first entry
 /// SELECT id, level FROM stock;                        -- the levels the operation sees
 /// UPDATE stock SET level = ?2 WHERE id = ?1;          -- once per changed level
-/// INSERT INTO journal (…) VALUES (?1, …, ?11);        -- one entry, whatever the outcome
+/// INSERT INTO journal (…) VALUES (?1, …, ?15);        -- one entry, whatever the outcome
 /// COMMIT;
 /// ```
 package enum StoreStatements {
@@ -40,10 +40,10 @@ package enum StoreStatements {
   package static let updateLevel = "UPDATE stock SET level = ?2 WHERE id = ?1"
 
   /// Journals one operation: the columns of `JournalRow` after `sequence`, request id
-  /// to changes (`?1` to `?11`); SQLite numbers the entry.
+  /// to par (`?1` to `?15`); SQLite numbers the entry.
   package static let insertEntry = """
     INSERT INTO journal (\(JournalRow.columns.dropFirst().joined(separator: ", ")))
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
     """
 
   /// The version of the SQLite library the storage runs on, such as `3.40.1`.

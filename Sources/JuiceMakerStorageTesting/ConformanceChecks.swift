@@ -33,6 +33,133 @@ struct ConformanceChecks {
     StockOperation(editor: editor, action: .add(fruit, count: count))
   }
 
+  // MARK: - Prices and limits
+
+  func pricesAndLimitsAreJournaled() throws {
+    let store = try kind.makeStore(Self.fruits)
+    let storage = try store.open()
+    let price = Money(minorUnits: 450, currency: try Currency(code: "USD"))
+    let order = StockOperation(
+      editor: "east", action: .order("kiwi-juice", count: 2), price: price)
+    let receipt = try storage.perform(order, touching: [2]) { levels in
+      levels[2] -= 6
+      return .done
+    }
+    #expect(try storage.entry(for: order.id)?.operation.price == price)
+    #expect(receipt.entry.operation.price == price)
+    #expect(try storage.limits().isEmpty)
+    let shop = FruitStore(storage: storage)
+    try shop.setLimits(StockLimits(minimum: 5, par: 50), of: "kiwi", by: "east")
+    try shop.setLimits(StockLimits(minimum: 1, par: 9), of: "banana", by: "west")
+    try shop.setLimits(StockLimits(minimum: 8, par: 80), of: "kiwi", by: "west")
+    let expected: [Fruit.ID: StockLimits] = [
+      "kiwi": StockLimits(minimum: 8, par: 80), "banana": StockLimits(minimum: 1, par: 9),
+    ]
+    #expect(try storage.limits() == expected)
+    #expect(try store.open().limits() == expected)
+    // Limits change no level.
+    #expect(try storage.levels() == [100, 100, 94])
+    #expect(
+      try shop.limits(over: Self.catalog) == [
+        nil, StockLimits(minimum: 1, par: 9), StockLimits(minimum: 8, par: 80),
+      ])
+  }
+
+  // MARK: - Reports
+
+  func reportTotalsEqualSumsOverTheJournal() throws {
+    let store = try kind.makeStore(Self.fruits)
+    let storage = try store.open()
+    let prices: [Juice.ID: Money] = [
+      "strawberry-banana-juice": Money(minorUnits: 6000, currency: try Currency(code: "KRW")),
+      "kiwi-juice": Money(minorUnits: 4500, currency: try Currency(code: "KRW")),
+    ]
+    let juices = Self.catalog.juices
+    var random = SystemRandomNumberGenerator()
+    let shops = ["east", "west", "north"]
+    for step in 0..<120 {
+      let shop = shops[Int.random(in: 0..<shops.count, using: &random)]
+      if step % 7 == 6 {
+        // An edit: a restock of a random fruit.
+        let index = Int.random(in: 0..<3, using: &random)
+        _ = try storage.perform(add(Self.fruits[index].id, 25, by: shop), touching: [index]) {
+          levels in
+          levels[index] += 25
+          return .done
+        }
+        continue
+      }
+      let juice = juices[Int.random(in: 0..<juices.count, using: &random)]
+      let count = Int.random(in: 1...3, using: &random)
+      let needs = juice.ingredients.map { ingredient in
+        (index: Self.fruits.firstIndex { $0.id == ingredient.fruit } ?? 0, amount: ingredient.count)
+      }
+      let operation = StockOperation(
+        editor: shop, action: .order(juice.id, count: count),
+        // Some orders of a juice without its price, as a menu without prices makes them.
+        price: step % 5 == 0 ? nil : prices[juice.id])
+      _ = try storage.perform(operation, touching: needs.map(\.index).sorted()) { levels in
+        let shortages = needs.filter { levels[$0.index] < $0.amount * count }
+        guard shortages.isEmpty else {
+          return .refused(
+            shortages.map {
+              Shortage(
+                fruit: Self.fruits[$0.index].id, needed: $0.amount * count,
+                available: levels[$0.index])
+            })
+        }
+        for need in needs { levels[need.index] -= need.amount * count }
+        return .done
+      }
+    }
+    let journal = try storage.journal(JournalQuery())
+    // The sums over the journal, counted here without the report's code.
+    var made = 0
+    var refused = 0
+    var takings: Int64 = 0
+    var used = 0
+    for entry in journal {
+      guard case .order(_, let count) = entry.operation.action else { continue }
+      switch entry.outcome {
+      case .done:
+        made += count
+        takings += (entry.operation.price?.minorUnits ?? 0) * Int64(count)
+        used += entry.changes.reduce(0) { $0 + $1.before - $1.after }
+      case .refused: refused += count
+      case .conflict: break
+      }
+    }
+    #expect(made > 0 && refused > 0, "the random orders made some and refused some")
+    let middle = journal[journal.count / 2].date
+    for grouping in ReportQuery.Grouping.allCases {
+      let rows = try storage.report(ReportQuery(by: grouping, utcOffset: 9 * 3600))
+      if grouping != .fruit {
+        #expect(rows.reduce(0) { $0 + $1.made } == made, "\(grouping)")
+        #expect(rows.reduce(0) { $0 + $1.refused } == refused, "\(grouping)")
+        #expect(rows.reduce(0) { $0 + $1.used } == used, "\(grouping)")
+        #expect(
+          rows.flatMap(\.takings).reduce(0) { $0 + $1.minorUnits } == takings, "\(grouping)")
+      } else {
+        #expect(rows.reduce(0) { $0 + $1.used } == used)
+      }
+      // Every row, and every filter, as the report rule counts the journal.
+      for query in [
+        ReportQuery(by: grouping, utcOffset: -5 * 3600),
+        ReportQuery(by: grouping, since: middle), ReportQuery(by: grouping, until: middle),
+        ReportQuery(by: grouping, editor: "west"),
+      ] {
+        #expect(try storage.report(query) == StockReport.rows(journal, query), "\(query)")
+      }
+    }
+    #expect(try storage.journalCount(JournalQuery()) == journal.count)
+    #expect(
+      try storage.journalCount(JournalQuery(editor: "east", limit: 1))
+        == journal.filter { $0.operation.editor == "east" }.count)
+    #expect(
+      try storage.journalCount(JournalQuery(until: middle))
+        == journal.filter { $0.date < middle }.count)
+  }
+
   // MARK: - Atomicity
 
   func operationChangesItsLevelsTogether() throws {

@@ -48,6 +48,10 @@ public struct StockStorageConformance: Sendable, CustomTestStringConvertible {
     case everyOrderAndRestockOfAShopIsJournaled
     /// A storage that cannot work throws `.unavailable` naming the store with the engine's cause, and changes nothing (storages that can fail).
     case failureNamesTheStoreKeepsTheCauseAndChangesNothing
+    /// An order's price comes back from the journal, and `limits()` gives each fruit's newest limits, to every storage over the store.
+    case pricesAndLimitsAreJournaled
+    /// After random orders and edits by several shops, every grouping and filter of `report(_:)` gives the sums over the journal, and `journalCount(_:)` its count.
+    case reportTotalsEqualSumsOverTheJournal
 
     public var testDescription: String { rawValue }
   }
@@ -118,6 +122,8 @@ public struct StockStorageConformance: Sendable, CustomTestStringConvertible {
       try checks.everyOrderAndRestockOfAShopIsJournaled()
     case .failureNamesTheStoreKeepsTheCauseAndChangesNothing:
       try checks.failureNamesTheStoreKeepsTheCauseAndChangesNothing()
+    case .pricesAndLimitsAreJournaled: try checks.pricesAndLimitsAreJournaled()
+    case .reportTotalsEqualSumsOverTheJournal: try checks.reportTotalsEqualSumsOverTheJournal()
     }
   }
 }

@@ -49,6 +49,9 @@ struct Benchmark {
     if options.wantsGroup("postgres") {
       try PostgresBenchmarks(options: options).run(into: &report)
     }
+    if options.wantsGroup("report") {
+      try ReportBenchmarks(options: options).run(into: &report)
+    }
     if options.wantsGroup("http") {
       try HTTPBenchmarks(options: options, paths: paths).run(into: &report)
     }

@@ -14,7 +14,7 @@ import Foundation
 /// - `figure`: a dotted name; the part before the first dot is its group (`--only`).
 /// - `value`: the median of the runs (for a ratio, the ratio of two medians).
 /// - `unit`: `orders/s`, `requests/s`, `ms`, `MB`, `KiB`, `ns/op`, `us/request` (CPU time),
-///   `%`, `streams` or `x` (a ratio).
+///   `%`, `streams`, `count` or `x` (a ratio).
 /// - `runs`: how many runs the median is taken over (for a ratio, the fewer of its two).
 /// - `min`, `max`: the slowest and fastest run (for a ratio, its bounds from the two
 ///   figures' extremes).
@@ -78,11 +78,13 @@ extension Figure {
     case microsecondsPerRequest = "us/request"
     case percent = "%"
     case streams
+    /// A count of events, such as failed orders.
+    case count
     case ratio = "x"
 
     func format(_ number: Double) -> String {
       switch self {
-      case .ordersPerSecond, .requestsPerSecond, .streams: String(Int(number.rounded()))
+      case .ordersPerSecond, .requestsPerSecond, .streams, .count: String(Int(number.rounded()))
       case .milliseconds, .ratio, .percent: String(format: "%.2f", number)
       case .megabytes, .kibibytes, .nanosecondsPerOperation, .microsecondsPerRequest:
         String(format: "%.1f", number)

@@ -191,9 +191,10 @@ final class PythonSQLiteOrders {
                             before = levels[row]
                             db.execute(sql["updateLevel"], (row, before - count))
                             changes.append('["%s",%d,%d]' % (fruit, before, before - count))
+                    used = 0 if short else sum(count for _, _, count in recipe)
                     db.execute(sql["insertEntry"], (
                         request, time.time(), editor, "order", juice, 1, None, outcome, None,
-                        shortages, "[" + ",".join(changes) + "]"))
+                        shortages, "[" + ",".join(changes) + "]", None, None, used, None))
                 db.execute(sql["commit"])
             except BaseException:
                 db.execute(sql["rollback"])

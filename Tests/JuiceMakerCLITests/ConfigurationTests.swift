@@ -102,18 +102,21 @@ struct ConfigurationTests {
       (["menu", "--help"], "Usage: juice-maker menu [options]"),
       (
         ["stock", "--help"],
-        "Usage: juice-maker stock [add|remove|set FRUIT N] [--if-stock M] [options]"
+        "Usage: juice-maker stock [add|remove|set|limits FRUIT N] [--if-stock M] [--min N] [--par M] [--low] [options]"
       ),
       (
         ["stock", "add", "--help"],
-        "Usage: juice-maker stock [add|remove|set FRUIT N] [--if-stock M] [options]"
+        "Usage: juice-maker stock [add|remove|set|limits FRUIT N] [--if-stock M] [--min N] [--par M] [--low] [options]"
       ),
       (
         ["order", "--help"],
         "Usage: juice-maker order JUICE [--count N] [--request-id ID] [options]"
       ),
       (["shop", "--help"], "Usage: juice-maker shop [--plain] [options]"),
-      (["history", "--help"], "Usage: juice-maker history [--limit N] [--since TIME] [options]"),
+      (
+        ["history", "--help"],
+        "Usage: juice-maker history [--limit N] [--since TIME] [--until TIME] [options]"
+      ),
       (["validate", "--help"], "Usage: juice-maker validate [FILE…] [--catalog] [options]"),
     ] as [([String], String)])
   func everyCommandHasHelp(arguments: [String], firstLine: String) async throws {

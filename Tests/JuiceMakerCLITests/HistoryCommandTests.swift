@@ -14,7 +14,7 @@ struct HistoryCommandTests {
     let korean = try await sandbox.run(["--lang", "ko", "history"])
     #expect(korean.stdout == "아직 주문이나 재고 수정이 없어요.\n")
     let json = try await sandbox.run(["--json", "history"])
-    #expect(json.stdout == "{\"entries\":[]}\n")
+    #expect(json.stdout == "{\"entries\":[],\"more\":0}\n")
   }
 
   @Test func aConflictShowsTheLevelItFound() async throws {
@@ -22,7 +22,7 @@ struct HistoryCommandTests {
     let stale = try await sandbox.run(["stock", "set", "kiwi", "7", "--if-stock", "4"])
     #expect(stale.status == 1, "\(stale)")
     let english = try await sandbox.run(["history"])
-    #expect(english.lines.first?.hasSuffix("expected 4, found 10") == true, "\(english)")
+    #expect(english.rows.first?.hasSuffix("expected 4, found 10") == true, "\(english)")
     let json = try await sandbox.run(["--json", "history"])
     let entries = try #require(try json.json()["entries"] as? [[String: Any]])
     #expect(entries.first?["outcome"] as? String == "conflict")
@@ -38,22 +38,23 @@ struct HistoryCommandTests {
     let english = try await sandbox.run(["history"])
     #expect(english.status == 0, "\(english)")
     // The time comes first: "2026-11-21 08:45:44+00:00", 25 columns and 2 spaces.
-    let columns = english.lines.map { String($0.dropFirst(27)) }
+    let columns = english.rows.map { String($0.dropFirst(27)) }
     #expect(
       columns == [
         "main  order  Strawberry Banana Juice ×1  refused  Missing: 10 more strawberries.",
         "east  order  Strawberry Banana Juice ×1  done     banana -1, strawberries -10",
         "main  add    bananas ×3                  done     bananas +3",
       ])
-    for line in english.lines {
+    for line in english.rows {
       #expect(line.wholeMatch(of: /\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\+00:00  .*/) != nil, "\(line)")
     }
     let korean = try await sandbox.run(["--lang", "ko", "history", "--limit", "2"])
     #expect(
-      korean.lines.map { String($0.dropFirst(27)) } == [
+      korean.rows.dropLast().map { String($0.dropFirst(27)) } == [
         "main  주문  딸바쥬스 ×1  거절  모자란 재료: 딸기 10개",
         "east  주문  딸바쥬스 ×1  완료  바나나 -1, 딸기 -10",
       ])
+    #expect(korean.lines.last == "1건 더 있어요… (--limit N으로 더 보기)")
   }
 
   @Test func columnsAlignByDisplayWidthWithKoreanShopNames() async throws {
@@ -63,7 +64,7 @@ struct HistoryCommandTests {
     let outcome = try await sandbox.run(["--lang", "ko", "history"])
     #expect(outcome.status == 0, "\(outcome)")
     #expect(
-      outcome.lines.map { String($0.dropFirst(27)) } == [
+      outcome.rows.map { String($0.dropFirst(27)) } == [
         "east    주문  바나나쥬스 ×1  완료  바나나 -2",
         "강남점  주문  키위쥬스 ×1    완료  키위 -3",
       ])
@@ -74,7 +75,7 @@ struct HistoryCommandTests {
     _ = await sandbox.runInProcess(["order", "kiwi-juice"])
     let seoul = try await sandbox.run(["history"], environment: ["TZ": "Asia/Seoul"])
     #expect(
-      seoul.lines.first?.wholeMatch(of: /\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\+09:00  .*/) != nil,
+      seoul.rows.first?.wholeMatch(of: /\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\+09:00  .*/) != nil,
       "\(seoul)")
     let json = try await sandbox.run(["--json", "history"], environment: ["TZ": "Asia/Seoul"])
     let time = try #require(json.json().objects("entries").first?.string("time"))
@@ -138,7 +139,9 @@ struct HistoryCommandTests {
     let entries = try standard.json().objects("entries")
     #expect(entries.count == 20)
     let text = try await sandbox.run(["history"])
-    #expect(text.lines.count == 20)
+    // A header, 20 entries, and how many more there are.
+    #expect(text.lines.count == 22)
+    #expect(text.lines.last == "6 more… (--limit N shows more)")
     let limited = try await sandbox.run(["--json", "history", "--limit", "3"])
     #expect(try limited.json().objects("entries").count == 3)
     let everything = try await sandbox.history()
@@ -189,7 +192,7 @@ struct HistoryCommandTests {
       strings: strings, texts: Texts(localizer: strings.localizer(for: "en")), output: output,
       errorOutput: CapturedOutput())
     try HistoryCommand(parsing: line, context: context).show(store, limit: 10)
-    let columns = output.text.split(separator: "\n").map { String($0.dropFirst(27)) }
+    let columns = output.text.split(separator: "\n").dropFirst().map { String($0.dropFirst(27)) }
     #expect(
       columns == [
         "west  set     mangoes ×4   done     mangoes -6",

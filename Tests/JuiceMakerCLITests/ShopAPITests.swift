@@ -146,6 +146,18 @@ struct ShopAPITests {
     #expect(server.send("GET", "/api/v1/stock").header("Content-Language") == "en")
   }
 
+  @Test func aLowEventSaysWhichFruitCrossedItsMinimum() throws {
+    let strings = try StringCatalog(directory: Paths.localization)
+    let texts = Texts(localizer: strings.localizer(for: "en"))
+    let event = EventHub.low(
+      StockChange.Level(fruit: "kiwi", before: 4, after: 1),
+      limits: StockLimits(minimum: 3, par: 10), sequence: 7, texts)
+    #expect(
+      String(decoding: event, as: UTF8.self)
+        == "event: low\ndata: {\"sequence\":7,\"fruit\":\"kiwi\",\"name\":\"kiwi\",\"level\":1,\"min\":3,\"par\":10}\n\n"
+    )
+  }
+
   @Test func aStreamResumedAfterASequenceGetsWhatItMissedThenLive() throws {
     let server = try Self.server()
     _ = server.send("POST", "/api/v1/orders", body: #"{"juice":"kiwi-juice"}"#)
@@ -166,5 +178,28 @@ struct ShopAPITests {
       fresh.pendingCount
         == ("retry: 1000\n\n".utf8.count + EventHub.named("live", sequence: 2).count),
       "nothing from before it opened")
+  }
+}
+
+extension ShopAPITests {
+  @Test func theStockMarksLowFruitsAndMetricsCountEachCrossingOnce() throws {
+    let server = try Self.server()
+    try server.store.setLimits(StockLimits(minimum: 3, par: 10), of: "kiwi")
+    try server.api.board.refresh()
+    // 10 → 7 → 4 → 1 → refused: the third order crosses the minimum, once.
+    for _ in 0..<4 {
+      _ = server.send("POST", "/api/v1/orders", body: #"{"juice":"kiwi-juice"}"#)
+    }
+    let stock = try Self.json(server.send("GET", "/api/v1/stock"))
+    let kiwi = try #require(
+      (stock["fruits"] as? [[String: Any]])?.first { $0["id"] as? String == "kiwi" })
+    #expect(kiwi["low"] as? Bool == true && kiwi["min"] as? Int == 3 && kiwi["par"] as? Int == 10)
+    let mango = try #require(
+      (stock["fruits"] as? [[String: Any]])?.first { $0["id"] as? String == "mango" })
+    #expect(mango["low"] as? Bool == false && mango["min"] == nil)
+    let metrics = String(decoding: server.send("GET", "/metrics").body, as: UTF8.self)
+    #expect(
+      metrics.contains(#"juice_maker_low_stock_crossings_total{fruit="kiwi"} 1"#), "\(metrics)")
+    #expect(metrics.contains(#"juice_maker_stock_low{fruit="kiwi"} 1"#))
   }
 }

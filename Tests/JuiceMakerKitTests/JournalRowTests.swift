@@ -31,12 +31,30 @@ struct JournalRowTests {
         .set("kiwi", level: 7, expected: 4), .conflict(fruit: "kiwi", expected: 4, actual: 10),
         [10, 10, 10]),
       commit(.set("kiwi", level: 7, expected: nil), .done, [10, 10, 7]),
+      commit(.limits("kiwi", StockLimits(minimum: 2, par: 12)), .done, [10, 10, 10]),
     ]
     for (index, commit) in commits.enumerated() {
       let row = JournalRow(commit, sequence: Int64(index + 1), time: Self.date)
       let entry = commit.entry(sequence: Int64(index + 1), date: Self.date)
       #expect(try row.entry(order: Self.order) == entry)
     }
+  }
+
+  @Test func anOrdersPriceAndTheFruitItUsedAreKept() throws {
+    let price = Money(minorUnits: 6000, currency: try Currency(code: "KRW"))
+    let before = StockLevels([10, 10, 10], touching: [0, 1, 2])
+    let commit = StockCommit(
+      operation: StockOperation(
+        id: "r-2", editor: "downtown", action: .order("strawberry-banana-juice", count: 1),
+        price: price),
+      outcome: .done, before: before, after: StockLevels([0, 9, 10], touching: [0, 1, 2]),
+      fruits: ["strawberry", "banana", "kiwi"])
+    let row = JournalRow(commit, sequence: 1, time: Self.date)
+    #expect(row.price == 6000 && row.currency == "KRW" && row.used == 11 && row.par == nil)
+    #expect(try row.entry(order: Self.order) == commit.entry(sequence: 1, date: Self.date))
+    var damaged = row
+    damaged.currency = "won"
+    #expect(throws: JournalRow.Damage.self) { try damaged.entry(order: Self.order) }
   }
 
   @Test func theColumnsHoldTheModelsJSON() {

@@ -153,6 +153,13 @@ struct SchemaTests {
         + "ORDER BY ordinal_position")
     // The same columns as every store keeps, whatever their order in the table.
     #expect(Set((0..<columns.count).compactMap { columns.text($0, 0) }) == Set(JournalRow.columns))
+    // Version 3 worked out the fruit each made order used from its changes.
+    let used = try connection.execute("SELECT request_id, used FROM journal ORDER BY sequence")
+    #expect(
+      (0..<used.count).map { [used.text($0, 0) ?? "", used.text($0, 1) ?? ""] } == [
+        ["till-1", "11"], ["till-2", "0"], ["edit-3", "0"], ["edit-4", "0"],
+      ])
+    #expect(journal.allSatisfy { $0.operation.price == nil })
     // The migrated store takes new operations.
     _ = try storage.perform(
       StockOperation(editor: "store", action: .add("kiwi", count: 1)), touching: [2]

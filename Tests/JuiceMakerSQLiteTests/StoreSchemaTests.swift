@@ -69,9 +69,9 @@ struct StoreSchemaTests {
     #expect(try reopened.journal(JournalQuery()).count == 4)
     let steps = try RawDatabase(path: path).rows(
       "SELECT version, name, time IS NULL FROM migration ORDER BY version")
-    #expect(steps.map { $0[0] } == ["1", "2", "3"])
-    #expect(steps.map { $0[2] } == ["1", "0", "0"])
-    #expect(try RawDatabase(path: path).rows("PRAGMA user_version") == [["3"]])
+    #expect(steps.map { $0[0] } == ["1", "2", "3", "4"])
+    #expect(steps.map { $0[2] } == ["1", "0", "0", "0"])
+    #expect(try RawDatabase(path: path).rows("PRAGMA user_version") == [["4"]])
   }
 
   @Test func newStoreRecordsEveryStep() throws {
@@ -80,7 +80,7 @@ struct StoreSchemaTests {
     _ = try SQLiteStockStorage(path: path, fruits: Fixtures.fruits)
     let steps = try RawDatabase(path: path).rows(
       "SELECT version, time IS NULL FROM migration ORDER BY version")
-    #expect(steps == [["1", "0"], ["2", "0"], ["3", "0"]])
+    #expect(steps == [["1", "0"], ["2", "0"], ["3", "0"], ["4", "0"]])
   }
 
   @Test func journalConstraintsRefuseRowsThatContradictTheirAction() throws {
@@ -194,6 +194,73 @@ struct StoreSchemaTests {
           FROM journal, json_each(journal.changes) WHERE value ->> 0 = fruit), 0)
         FROM stock ORDER BY id
         """) == [["strawberry", "0", "0"], ["banana", "12", "12"], ["kiwi", "10", "10"]])
-    #expect(try RawDatabase(path: path).rows("PRAGMA user_version") == [["3"]])
+    #expect(try RawDatabase(path: path).rows("PRAGMA user_version") == [["4"]])
+  }
+
+  /// A version 3 store: the one journal model, before prices, fruit used and limits.
+  static let versionThree = """
+    PRAGMA journal_mode = WAL;
+    CREATE TABLE stock (
+      id INTEGER PRIMARY KEY,
+      fruit TEXT NOT NULL UNIQUE,
+      level INTEGER NOT NULL CHECK (typeof(level) = 'integer' AND level >= 0),
+      initial INTEGER NOT NULL CHECK (typeof(initial) = 'integer' AND initial >= 0)
+    );
+    CREATE TABLE journal (
+      sequence INTEGER PRIMARY KEY,
+      request_id TEXT NOT NULL UNIQUE CHECK (length(request_id) BETWEEN 1 AND 128),
+      time REAL NOT NULL,
+      editor TEXT NOT NULL,
+      action TEXT NOT NULL CHECK (action IN ('order', 'add', 'remove', 'set')),
+      subject TEXT NOT NULL,
+      count INTEGER NOT NULL CHECK (typeof(count) = 'integer' AND count >= 0),
+      expected INTEGER CHECK (expected IS NULL OR (action = 'set' AND expected >= 0)),
+      outcome TEXT NOT NULL CHECK (outcome IN ('done', 'refused', 'conflict')),
+      actual INTEGER CHECK ((actual IS NOT NULL) = (outcome = 'conflict')),
+      shortages TEXT CHECK ((shortages IS NOT NULL) = (outcome = 'refused')),
+      changes TEXT NOT NULL
+    );
+    CREATE INDEX journal_editor ON journal (editor, sequence);
+    CREATE TABLE migration (version INTEGER PRIMARY KEY, name TEXT NOT NULL, time REAL);
+    INSERT INTO migration VALUES (1, 'one', NULL), (2, 'two', NULL), (3, 'three', NULL);
+    INSERT INTO stock (fruit, level, initial) VALUES
+      ('strawberry', 0, 10), ('banana', 12, 10), ('kiwi', 10, 10);
+    INSERT INTO journal (request_id, time, editor, action, subject, count, expected, outcome,
+      actual, shortages, changes) VALUES
+      ('till-1', 1.0e9, 'downtown', 'order', 'strawberry-banana-juice', 1, NULL, 'done', NULL,
+        NULL, '[["strawberry",10,0],["banana",10,9]]'),
+      ('till-2', 1.0e9 + 1, 'airport', 'order', 'strawberry-banana-juice', 1, NULL, 'refused',
+        NULL, '[["strawberry",10,0]]', '[]'),
+      ('edit-3', 1.0e9 + 2, 'store', 'add', 'banana', 3, NULL, 'done', NULL, NULL,
+        '[["banana",9,12]]');
+    PRAGMA application_id = 1246579538;
+    PRAGMA user_version = 3;
+    """
+
+  @Test func versionThreeStoreGainsPricesFruitUsedAndLimitsWithItsHistory() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.file("store.sqlite")
+    try RawDatabase(path: path).execute(Self.versionThree)
+    let storage = try SQLiteStockStorage(path: path, fruits: Fixtures.fruits)
+    #expect(try storage.levels() == [0, 12, 10])
+    let journal = try storage.journal(JournalQuery())
+    #expect(journal.map(\.id) == ["edit-3", "till-2", "till-1"])
+    #expect(journal.allSatisfy { $0.operation.price == nil })
+    // The fruit each made order used, worked out from its changes.
+    #expect(
+      try RawDatabase(path: path).rows("SELECT request_id, used FROM journal ORDER BY sequence")
+        == [["till-1", "11"], ["till-2", "0"], ["edit-3", "0"]])
+    #expect(try RawDatabase(path: path).rows("PRAGMA user_version") == [["4"]])
+    #expect(try RawDatabase(path: path).rows("SELECT max(version) FROM migration") == [["4"]])
+    // The migrated store takes an order with its price.
+    let price = Money(minorUnits: 4500, currency: try Currency(code: "KRW"))
+    let receipt = try storage.perform(
+      StockOperation(editor: "downtown", action: .order("kiwi-juice", count: 1), price: price),
+      touching: [2]
+    ) { levels in
+      levels[2] -= 3
+      return .done
+    }
+    #expect(try storage.entry(for: receipt.entry.id)?.operation.price == price)
   }
 }

@@ -17,7 +17,7 @@ struct StoreStatementsTests {
     let entry: [RawDatabase.Value] = [
       .text(request), .real(1_700_000_000), .text("raw"), .text("order"), .text("banana-juice"),
       .integer(1), .null, .text("done"), .null, .null,
-      .text(#"[["banana",\#(level),\#(level - 2)]]"#),
+      .text(#"[["banana",\#(level),\#(level - 2)]]"#), .null, .null, .integer(2), .null,
     ]
     #expect(try raw.rows(StoreStatements.insertEntry, entry).isEmpty)
     try raw.execute(StoreStatements.commit)

@@ -52,6 +52,9 @@ struct CommandDefinition: Sendable {
   var exclusive: [[OptionSpec]] = []
   /// Whether it can answer `--json` (an interactive command cannot).
   var takesJSON = true
+  /// How many arguments it takes after a first argument that is one of these words, where
+  /// that is fewer than `arguments` lists (`stock limits FRUIT` takes no `N`).
+  var shorterForms: [String: Int] = [:]
 
   /// The catalog key of the text `--help` shows after the usage line.
   var helpKey: String { "help." + name }

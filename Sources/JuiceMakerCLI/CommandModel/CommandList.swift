@@ -2,7 +2,10 @@
 enum Commands {
   static let all: [any Command.Type] = [
     InitCommand.self, ShopCommand.self, MenuCommand.self, StockCommand.self, OrderCommand.self,
-    HistoryCommand.self, ValidateCommand.self, RushCommand.self, ServeCommand.self,
+    ReorderCommand.self, ReportCommand.self, HistoryCommand.self, BackupCommand.self,
+    RestoreCommand.self, ValidateCommand.self,
+    RushCommand.self,
+    ServeCommand.self,
     PacksCommand.self,
     CompletionsCommand.self,
   ]

@@ -180,6 +180,15 @@ struct ParsedCommandLine {
     if specs.last?.isVariadic == true, arguments.count >= specs.count - 1 {
       return arguments
     }
+    if let first = arguments.first, let count = definition.shorterForms[first] {
+      if arguments.count > count {
+        throw .unexpectedArgument(arguments[count], command: command)
+      }
+      if arguments.count < count {
+        throw .missingArgument(argument: specs[arguments.count].name, command: command)
+      }
+      return arguments
+    }
     if arguments.count > specs.count {
       throw .unexpectedArgument(arguments[specs.count], command: command)
     }

@@ -11,14 +11,19 @@ struct HistoryCommand: Command {
   static let sinceOption = Option<Date>(
     spec: OptionSpec(name: "since", metavariable: "TIME"),
     convert: { text throws(CLIError) in try TimeText.date(from: text, for: "--since") })
+  static let untilOption = Option<Date>(
+    spec: OptionSpec(name: "until", metavariable: "TIME"),
+    convert: { text throws(CLIError) in try TimeText.date(from: text, for: "--until") })
   static let definition = CommandDefinition(
-    name: "history", options: [limitOption.spec, sinceOption.spec])
+    name: "history", options: [limitOption.spec, sinceOption.spec, untilOption.spec])
 
   let context: Context
   /// How many entries to show.
   let limit: Int
   /// Only entries at or after this date.
   let since: Date?
+  /// Only entries before this date.
+  let until: Date?
   /// Only entries of this shop: `--shop` when given on the command line.
   let shop: String?
 
@@ -29,6 +34,7 @@ struct HistoryCommand: Command {
     self.context = context
     limit = try line.value(Self.limitOption) ?? Self.defaultLimit
     since = try line.value(Self.sinceOption)
+    until = try line.value(Self.untilOption)
     shop = context.global.shopGiven ? context.global.shop : nil
   }
 
@@ -41,21 +47,29 @@ struct HistoryCommand: Command {
   /// Prints the newest `limit` entries of a store's journal.
   func show(_ store: FruitStore, limit: Int) throws(CLIError) {
     let entries: [JournalEntry]
+    let query = JournalQuery(editor: shop, since: since, until: until, limit: limit)
+    var matching = 0
     do {
-      entries = try store.journal(JournalQuery(editor: shop, since: since, limit: limit))
+      entries = try store.journal(query)
+      // Counted only when the page is full: then more may match.
+      matching = entries.count < limit ? entries.count : try store.journalCount(query)
     } catch {
       throw CLIError(error)
     }
     if context.json {
       let formatter = ISO8601DateFormatter()
       context.emit(
-        HistoryDocument(entries: entries.map { HistoryDocument.Entry($0, formatter: formatter) }))
+        HistoryDocument(
+          entries: entries.map { HistoryDocument.Entry($0, formatter: formatter) },
+          more: matching - entries.count))
       return
     }
     let texts = context.texts
     if entries.isEmpty {
       // With a filter, an empty answer says nothing about the rest of the journal.
-      context.say(texts.string(shop == nil && since == nil ? "history.empty" : "history.noMatch"))
+      context.say(
+        texts.string(
+          shop == nil && since == nil && until == nil ? "history.empty" : "history.noMatch"))
       return
     }
     let formatter = ISO8601DateFormatter()
@@ -65,9 +79,10 @@ struct HistoryCommand: Command {
       let action = entry.operation.action
       let subject: String
       switch action {
-      case .order(let juice, _): subject = texts.name(of: juice)
+      case .order(let juice, _): subject = texts.name(of: juice) + " ×" + String(action.count)
       case .add(let fruit, _), .remove(let fruit, _), .set(let fruit, _, _):
-        subject = texts.name(of: fruit, count: action.count)
+        subject = texts.name(of: fruit, count: action.count) + " ×" + String(action.count)
+      case .limits(let fruit, _): subject = texts.name(of: fruit)
       }
       var detail = entry.changes.sorted { $0.fruit < $1.fruit }.map { change in
         let delta = change.after - change.before
@@ -82,27 +97,28 @@ struct HistoryCommand: Command {
         detail = texts.string("history.conflict", .int(expected), .int(actual))
       default: break
       }
+      if case .limits(_, let limits) = action {
+        detail = texts.string("stock.limits.detail", .int(limits.minimum), .int(limits.par))
+      }
       return [
         Self.localTime(formatter.string(from: entry.date)),
         texts.shown(entry.operation.editor),
         texts.string("history.kind." + action.name),
-        subject + " ×" + String(action.count),
+        subject,
         texts.string("history.outcome." + entry.outcome.name),
         detail,
       ]
     }
-    // Columns aligned by display width (Hangul takes two columns); the last is not padded.
-    var widths = [Int](repeating: 0, count: 6)
-    for row in rows {
-      for (index, cell) in row.enumerated() {
-        widths[index] = max(widths[index], cell.displayWidth)
-      }
-    }
-    for row in rows {
-      let cells = row.enumerated().map { index, cell in
-        index == row.count - 1 ? cell : cell.padded(to: widths[index])
-      }
-      context.say(cells.joined(separator: "  ").trimmingTrailingSpaces())
+    // Columns aligned by display width (Hangul takes two columns), under a header row.
+    var table = TextTable(
+      header: ["time", "shop", "kind", "subject", "outcome", "detail"].map {
+        texts.string("history.column." + $0)
+      },
+      alignments: Array(repeating: .left, count: 6))
+    table.rows = rows
+    for line in table.lines() { context.say(line) }
+    if matching > entries.count {
+      context.say(texts.string("history.more", .int(matching - entries.count)))
     }
   }
 
@@ -110,15 +126,6 @@ struct HistoryCommand: Command {
   /// row shows its offset the same way.
   static func localTime(_ text: String) -> String {
     text.hasSuffix("Z") ? String(text.dropLast()) + "+00:00" : text
-  }
-}
-
-extension String {
-  /// The text without trailing spaces.
-  fileprivate func trimmingTrailingSpaces() -> String {
-    var text = Substring(self)
-    while text.last == " " { text.removeLast() }
-    return String(text)
   }
 }
 
@@ -146,6 +153,10 @@ struct HistoryDocument: Encodable {
     let shortages: [Shortage]?
     /// The level a conflict found, where the compare-and-set expected `expected`.
     let actual: Int?
+    /// An order's price of one juice, as it was when the order was made.
+    let price: PriceDocument?
+    /// The minimum and par a `limits` entry set.
+    let limits: StockLimits?
 
     /// - Parameter formatter: Shared by all entries; making one per entry cost more
     ///   than the rest of the document.
@@ -160,7 +171,7 @@ struct HistoryDocument: Encodable {
       fruit = action.fruit?.rawValue
       switch action {
       case .order(let juice, _): subject = juice.rawValue
-      case .add(let fruit, _), .remove(let fruit, _), .set(let fruit, _, _):
+      case .add(let fruit, _), .remove(let fruit, _), .set(let fruit, _, _), .limits(let fruit, _):
         subject = fruit.rawValue
       }
       count = action.count
@@ -186,8 +197,16 @@ struct HistoryDocument: Encodable {
       } else {
         actual = nil
       }
+      price = entry.operation.price.map(PriceDocument.init)
+      if case .limits(_, let set) = action {
+        limits = set
+      } else {
+        limits = nil
+      }
     }
   }
 
   let entries: [Entry]
+  /// How many more entries match than the page holds.
+  let more: Int
 }

@@ -20,7 +20,7 @@ struct InitCommand: Command {
     let storage = try context.openStorage(for: catalog, creating: .always).storage
     let store = FruitStore(storage: storage)
     let texts = context.texts
-    let fruits = try StockCommand.documents(store, texts: texts, context: context)
+    let fruits = try StockCommand.documents(store, catalog: catalog, texts: texts, context: context)
     if context.json {
       context.emit(InitDocument(store: storage.location, fruits: fruits))
       return

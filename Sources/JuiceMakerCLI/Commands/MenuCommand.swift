@@ -22,15 +22,22 @@ struct MenuCommand: Command {
           juices: menu.map { item in
             JuiceDocument(
               id: item.juice.id.rawValue, name: texts.localizer.name(of: item.juice.id),
-              ingredients: item.juice.ingredients, makeable: item.makeable)
+              ingredients: item.juice.ingredients, makeable: item.makeable,
+              price: item.juice.price.map(PriceDocument.init))
           }))
       return
     }
     let names = menu.map { texts.name(of: $0.juice.id) }
     let width = names.map(\.displayWidth).max() ?? 0
-    for (item, name) in zip(menu, names) {
+    let prices = menu.map { $0.juice.price.map(texts.price) ?? "" }
+    let priceWidth = prices.map(\.displayWidth).max() ?? 0
+    for ((item, name), price) in zip(zip(menu, names), prices) {
+      // Prices right-aligned, so their digits line up.
+      let priceColumn =
+        priceWidth == 0
+        ? "" : String(repeating: " ", count: priceWidth - price.displayWidth) + price + "  "
       context.say(
-        name.padded(to: width) + "  " + Self.recipe(item.juice, texts: texts) + "  "
+        name.padded(to: width) + "  " + priceColumn + Self.recipe(item.juice, texts: texts) + "  "
           + texts.string("menu.makeable", .int(item.makeable)))
     }
   }

@@ -49,12 +49,14 @@ struct OrderCommand: Command {
       context.emit(
         OrderDocument(
           juice: juice.id.rawValue, name: texts.localizer.name(of: juice.id), count: count,
-          shop: shop.name, requestID: requestID.rawValue, message: texts.orderMessage(order),
+          shop: shop.name, requestID: requestID.rawValue,
+          message: texts.receipt(order, price: juice.price),
           stock: Dictionary(
-            uniqueKeysWithValues: zip(store.fruits.map(\.rawValue), try context.levels(of: store))))
-      )
+            uniqueKeysWithValues: zip(store.fruits.map(\.rawValue), try context.levels(of: store))),
+          price: juice.price.map(PriceDocument.init),
+          total: juice.price?.times(count).map(PriceDocument.init)))
     } else {
-      context.say(texts.orderMessage(order))
+      context.say(texts.receipt(order, price: juice.price))
     }
   }
 }

@@ -254,13 +254,21 @@ struct ShopCommand: Command {
     context.say("")
     context.say(texts.string(LocalizationKey.orderScreenTitle))
     context.say(stockBoard(session))
-    let names = session.shop.catalog.juices.map { texts.name(of: $0.id) }
+    let juices = session.shop.catalog.juices
+    let names = juices.map { texts.name(of: $0.id) }
     let width = names.map(\.displayWidth).max() ?? 0
+    let prices = juices.map { $0.price.map(texts.price) ?? "" }
+    let priceWidth = prices.map(\.displayWidth).max() ?? 0
     for (index, (makeable, name)) in zip(session.makeable, names).enumerated() {
       let number = String(index + 1)
+      let price =
+        priceWidth == 0
+        ? ""
+        : String(repeating: " ", count: priceWidth - prices[index].displayWidth) + prices[index]
+          + "  "
       context.say(
         String(repeating: " ", count: max(0, 3 - number.count)) + number + ") "
-          + name.padded(to: width) + "  " + texts.string("menu.makeable", .int(makeable)))
+          + name.padded(to: width) + "  " + price + texts.string("menu.makeable", .int(makeable)))
     }
     context.say(
       "  s) " + texts.string(LocalizationKey.editStockButton) + "   q) "
@@ -269,8 +277,10 @@ struct ShopCommand: Command {
 
   /// "딸기 10 · 바나나 9 · …".
   private func stockBoard(_ session: ShopSession) -> String {
-    zip(session.shop.store.fruits, session.levels).map { fruit, level in
-      texts.name(of: fruit, count: level) + " " + String(level)
+    zip(session.shop.store.fruits, session.levels).enumerated().map { index, pair in
+      let (fruit, level) = pair
+      return texts.name(of: fruit, count: level) + " " + String(level)
+        + (session.isLow(index) ? " " + texts.string("stock.low.mark") : "")
     }.joined(separator: " · ")
   }
 

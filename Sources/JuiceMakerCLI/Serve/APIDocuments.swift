@@ -87,10 +87,12 @@ enum APIDocuments {
     return json.bytes
   }
 
-  /// `{"sequence","fruits":[{"id","name","level"}]}`.
-  static func stock(_ fruits: [Fruit.ID], levels: [Int], sequence: Int64, _ texts: Texts)
-    -> [UInt8]
-  {
+  /// `{"sequence","fruits":[{"id","name","level","low","min","par"}]}`; `min` and `par`
+  /// only for a fruit with limits, `low` when it is at or below its minimum.
+  static func stock(
+    _ fruits: [Fruit.ID], levels: [Int], limits: [Fruit.ID: StockLimits] = [:],
+    sequence: Int64, _ texts: Texts
+  ) -> [UInt8] {
     var json = JSONWriter(capacity: 64 + fruits.count * 48)
     json.object { json in
       json.member("sequence", sequence)
@@ -101,6 +103,12 @@ enum APIDocuments {
             json.member("id", fruit.rawValue)
             json.member("name", texts.localizer.name(of: fruit, count: level))
             json.member("level", level)
+            let limits = limits[fruit]
+            json.member("low", limits?.isLow(level) ?? false)
+            if let limits {
+              json.member("min", limits.minimum)
+              json.member("par", limits.par)
+            }
           }
         }
       }
@@ -108,7 +116,8 @@ enum APIDocuments {
     return json.bytes
   }
 
-  /// `{"sequence","juices":[{"id","name","recipe":[…],"makeable"}]}`.
+  /// `{"sequence","juices":[{"id","name","recipe":[…],"makeable","price"}]}`, `price`
+  /// only for a juice that has one.
   static func menu(_ catalog: Catalog, makeable: [Int], sequence: Int64, _ texts: Texts)
     -> [UInt8]
   {
@@ -133,6 +142,14 @@ enum APIDocuments {
               }
             }
             json.member("makeable", count)
+            if let price = juice.price {
+              json.key("price")
+              json.object { json in
+                json.member("amount", price.decimalText)
+                json.member("currency", price.currency.code)
+                json.member("text", texts.price(price))
+              }
+            }
           }
         }
       }
@@ -154,6 +171,14 @@ enum APIDocuments {
       if let juice = action.juice { json.member("juice", juice.rawValue) }
       if let fruit = action.fruit { json.member("fruit", fruit.rawValue) }
       json.member("count", action.count)
+      if let price = entry.operation.price {
+        json.key("price")
+        json.object { json in
+          json.member("amount", price.decimalText)
+          json.member("currency", price.currency.code)
+          json.member("text", texts.price(price))
+        }
+      }
       if case .set(_, _, let expected?) = action { json.member("expected", expected) }
       json.member("outcome", entry.outcome.name)
       switch entry.outcome {

@@ -45,8 +45,17 @@ final class EventHub: Sendable {
 
   private let storage: any StockStorage
   private let state = Mutex(State())
+  /// The limits `event: low` is raised by, if any.
+  private let board: LimitsBoard?
 
-  init(storage: any StockStorage) throws(CLIError) {
+  /// Follows a storage's journal.
+  ///
+  /// - Parameters:
+  ///   - storage: The store.
+  ///   - board: The limits by which a change that takes a fruit to or below its minimum
+  ///     raises one `event: low`; `nil` for none.
+  init(storage: any StockStorage, board: LimitsBoard? = nil) throws(CLIError) {
+    self.board = board
     self.storage = storage
     let newest = try Self.newestSequence(storage)
     let known: [JournalEntry]
@@ -200,6 +209,9 @@ final class EventHub: Sendable {
         state.recent.insert(entry.sequence)
         state.seen = max(state.seen, entry.sequence)
         rendered.removeAll(keepingCapacity: true)
+        board?.note(entry)
+        // One event per crossing of the minimum, not one per order below it.
+        let lows = board?.crossings(entry.changes) ?? []
         for (id, subscriber) in state.subscribers {
           if entry.sequence <= subscriber.floor { continue }
           if subscriber.caughtUp.contains(entry.sequence) {
@@ -215,6 +227,10 @@ final class EventHub: Sendable {
               return bytes
             }()
           subscriber.stream.send(bytes)
+          for (change, limits) in lows {
+            subscriber.stream.send(
+              Self.low(change, limits: limits, sequence: entry.sequence, subscriber.texts))
+          }
         }
       }
       let floor = state.seen - Self.window
@@ -232,6 +248,22 @@ final class EventHub: Sendable {
     var json = JSONWriter()
     APIDocuments.entry(entry, texts, into: &json)
     return Array("id: \(entry.sequence)\ndata: ".utf8) + json.bytes + Array("\n\n".utf8)
+  }
+
+  /// `event: low` of a fruit that crossed its minimum with the entry `sequence`.
+  static func low(
+    _ change: StockChange.Level, limits: StockLimits, sequence: Int64, _ texts: Texts
+  ) -> [UInt8] {
+    var json = JSONWriter()
+    json.object { json in
+      json.member("sequence", sequence)
+      json.member("fruit", change.fruit.rawValue)
+      json.member("name", texts.name(of: change.fruit, count: change.after))
+      json.member("level", change.after)
+      json.member("min", limits.minimum)
+      json.member("par", limits.par)
+    }
+    return Array("event: low\ndata: ".utf8) + json.bytes + Array("\n\n".utf8)
   }
 
   /// A named event carrying a sequence: `live`, `reset`.

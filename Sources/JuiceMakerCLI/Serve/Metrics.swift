@@ -19,6 +19,8 @@ final class Metrics: Sendable {
   /// Orders per juice: made, refused.
   private let orders: Mutex<[Int]>
   private let requests = Mutex(Requests())
+  /// How many times each fruit crossed its minimum downwards.
+  private let crossings = Mutex([Fruit.ID: Int]())
 
   init(juices: [Juice.ID]) {
     self.juices = juices
@@ -28,6 +30,11 @@ final class Metrics: Sendable {
   /// Counts an order of the juice at `index`.
   func order(_ index: Int, made: Bool) {
     orders.withLock { $0[index * 2 + (made ? 0 : 1)] += 1 }
+  }
+
+  /// Counts a fruit crossing its minimum.
+  func lowCrossing(_ fruit: Fruit.ID) {
+    crossings.withLock { $0[fruit, default: 0] += 1 }
   }
 
   /// Counts an answered request.
@@ -42,7 +49,9 @@ final class Metrics: Sendable {
   }
 
   /// The exposition.
-  func text(fruits: [Fruit.ID], levels: [Int]?, streams: Int) -> String {
+  func text(
+    fruits: [Fruit.ID], levels: [Int]?, limits: [Fruit.ID: StockLimits] = [:], streams: Int
+  ) -> String {
     var lines: [String] = []
     lines.append("# HELP juice_maker_orders_total Orders this server took, by juice and outcome.")
     lines.append("# TYPE juice_maker_orders_total counter")
@@ -61,6 +70,22 @@ final class Metrics: Sendable {
       for (fruit, level) in zip(fruits, levels) {
         lines.append("juice_maker_stock_level{fruit=\"\(Self.label(fruit.rawValue))\"} \(level)")
       }
+      lines.append("# HELP juice_maker_stock_low Whether a fruit is at or below its minimum.")
+      lines.append("# TYPE juice_maker_stock_low gauge")
+      for (fruit, level) in zip(fruits, levels) where limits[fruit] != nil {
+        let low = limits[fruit]?.isLow(level) == true ? 1 : 0
+        lines.append("juice_maker_stock_low{fruit=\"\(Self.label(fruit.rawValue))\"} \(low)")
+      }
+    }
+    lines.append(
+      "# HELP juice_maker_low_stock_crossings_total Orders and edits this server took that took a fruit to or below its minimum."
+    )
+    lines.append("# TYPE juice_maker_low_stock_crossings_total counter")
+    let crossings = crossings.withLock { $0 }
+    for fruit in fruits where limits[fruit] != nil {
+      lines.append(
+        "juice_maker_low_stock_crossings_total{fruit=\"\(Self.label(fruit.rawValue))\"} \(crossings[fruit, default: 0])"
+      )
     }
     let requests = requests.withLock { $0 }
     lines.append(

@@ -96,6 +96,7 @@ enum OpenAPIDocument {
 
   private static var integer: [String: Any] { ["type": "integer"] }
   private static var string: [String: Any] { ["type": "string"] }
+  private static var boolean: [String: Any] { ["type": "boolean"] }
 
   private static func array(_ items: [String: Any]) -> [String: Any] {
     ["type": "array", "items": items]
@@ -120,6 +121,10 @@ enum OpenAPIDocument {
                   object(
                     ["fruit": string, "name": string, "count": integer],
                     required: ["fruit", "name", "count"])),
+                // The amount is a decimal string, exact; text is as the language writes it.
+                "price": object(
+                  ["amount": string, "currency": string, "text": string],
+                  required: ["amount", "currency", "text"]),
               ], required: ["id", "name", "recipe", "makeable"])),
         ], required: ["sequence", "juices"]),
       "Stock": object(
@@ -127,7 +132,10 @@ enum OpenAPIDocument {
           "sequence": integer,
           "fruits": array(
             object(
-              ["id": string, "name": string, "level": integer], required: ["id", "name", "level"])),
+              [
+                "id": string, "name": string, "level": integer, "low": boolean,
+                "min": integer, "par": integer,
+              ], required: ["id", "name", "level", "low"])),
         ], required: ["sequence", "fruits"]),
       "OrderRequest": object(
         ["juice": string, "count": ["type": "integer", "minimum": 1]], required: ["juice"]),

@@ -17,6 +17,8 @@ final class ShopAPI: Sendable {
   let names: NameIndex
   let events: EventHub
   let metrics: Metrics
+  /// Each fruit's limits, for the stock document, `/metrics` and `event: low`.
+  let board: LimitsBoard
   let access: AccessControl
   /// The words of each language of the catalogs, and of the server's own.
   private let texts: [String: Texts]
@@ -38,8 +40,9 @@ final class ShopAPI: Sendable {
     self.defaultTexts = defaultTexts
     self.access = access
     names = NameIndex(catalog: shop.catalog, strings: strings)
-    events = try EventHub(storage: storage)
     metrics = Metrics(juices: shop.catalog.juices.map(\.id))
+    board = try LimitsBoard(shop: shop)
+    events = try EventHub(storage: storage, board: board)
     var texts: [String: Texts] = [:]
     for language in strings.languages {
       texts[language] = Texts(localizer: strings.localizer(for: language))
@@ -181,7 +184,8 @@ final class ShopAPI: Sendable {
       return .response(json(200, OpenAPIDocument.bytes))
     case .metrics:
       let levels = try? storage.levels()
-      let text = metrics.text(fruits: storage.fruits, levels: levels, streams: events.count)
+      let text = metrics.text(
+        fruits: storage.fruits, levels: levels, limits: board.current, streams: events.count)
       return .response(
         HTTPResponse(
           status: 200,
@@ -225,7 +229,10 @@ final class ShopAPI: Sendable {
   private func stock(_ texts: Texts) throws(APIError) -> [UInt8] {
     let (levels, sequence) = try readLevels()
     return documents.document(.stock, texts, levels: levels, sequence: sequence) {
-      APIDocuments.stock(storage.fruits, levels: levels, sequence: sequence, texts)
+      // Written anew after any entry, a `limits` one too: the limits are read again.
+      try? board.refresh()
+      return APIDocuments.stock(
+        storage.fruits, levels: levels, limits: board.current, sequence: sequence, texts)
     }
   }
 
@@ -255,6 +262,7 @@ final class ShopAPI: Sendable {
     if receipt.status == .performed, let index = shop.catalog.index(of: juice) {
       if case .done = entry.outcome {
         metrics.order(index, made: true)
+        for (change, _) in board.crossings(entry.changes) { metrics.lowCrossing(change.fruit) }
       } else {
         metrics.order(index, made: false)
       }
@@ -322,6 +330,9 @@ final class ShopAPI: Sendable {
       throw .command(CLIError(error))
     }
     let entry = receipt.entry
+    if receipt.status == .performed {
+      for (change, _) in board.crossings(entry.changes) { metrics.lowCrossing(change.fruit) }
+    }
     var headers = [HTTPHeader("Idempotency-Key", id.rawValue)]
     if receipt.replayed { headers.append(HTTPHeader("Idempotent-Replayed", "true")) }
     var response: HTTPResponse

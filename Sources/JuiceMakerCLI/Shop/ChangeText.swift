@@ -38,6 +38,10 @@ enum ChangeText {
     case .set(let fruit, let level, _):
       guard !levels.isEmpty else { return stock(editor, fruit, "=" + String(level), texts) }
       return deltas(editor, levels, texts)
+    case .limits(let fruit, let limits):
+      return texts.string(
+        "tui.status.limits", .string(editor), .string(texts.name(of: fruit)),
+        .int(limits.minimum), .int(limits.par))
     }
   }
 

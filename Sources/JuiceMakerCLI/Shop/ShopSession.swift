@@ -32,6 +32,9 @@ final class ShopSession {
   private(set) var levels: [Int]
   /// How many of each juice the levels allow, in menu order.
   private(set) var makeable: [Int]
+  /// Each fruit's minimum and par (the store's over the packs'), as the session opened,
+  /// in the store's order; `nil` for a fruit that is never low.
+  let limits: [StockLimits?]
   /// Whether the store answered the last operation.
   private(set) var health = ShopHealth.good
   /// The store's last failure, while `health` is not `.good`.
@@ -71,6 +74,7 @@ final class ShopSession {
     answers = AnswerWords(strings: strings)
     do throws(FruitStoreError) {
       levels = try shop.store.levels()
+      limits = try shop.store.limits(over: shop.catalog)
     } catch {
       throw CLIError(error)
     }
@@ -84,6 +88,11 @@ final class ShopSession {
 
   deinit {
     observation?.cancel()
+  }
+
+  /// Whether the fruit at a level index is at or below its minimum now.
+  func isLow(_ index: Int) -> Bool {
+    limits[index]?.isLow(levels[index]) ?? false
   }
 
   /// Whether requests wait for the store.
@@ -156,9 +165,10 @@ final class ShopSession {
     switch kept.request {
     case .order(let juice, let count):
       do throws(JuiceMakerError) {
-        let order = try shop.make(shop.catalog.juices[juice], count: count, requestID: kept.id)
+        let chosen = shop.catalog.juices[juice]
+        let order = try shop.make(chosen, count: count, requestID: kept.id)
         answered()
-        return .served(texts.orderMessage(order))
+        return .served(texts.receipt(order, price: chosen.price))
       } catch {
         if case .storage(let cause) = error { return try failed(cause) }
         answered()

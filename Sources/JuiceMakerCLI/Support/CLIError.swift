@@ -92,6 +92,14 @@ enum CLIError: Error, Equatable, Sendable {
   case invalidOrigin(String)
   /// The server could not listen.
   case cannotListen(address: String, reason: String)
+  /// `backup FILE` where a file is already.
+  case backupExists(String)
+  /// `restore` into a store that exists already.
+  case restoreTargetExists(String)
+  /// An option's value that is not one of its words (`--by week`).
+  case invalidChoice(value: String, option: String, choices: [String])
+  /// `stock limits` with a par level below the minimum.
+  case parBelowMinimum(minimum: Int, par: Int)
 
   /// The exit code the command ends with.
   var exitCode: ExitCode {
@@ -102,7 +110,7 @@ enum CLIError: Error, Equatable, Sendable {
     case .invalidStrings(let error):
       error.problems.allSatisfy(\.isInputOutput) ? .ioError : .dataError
     case .store(let error): error.exitCode
-    case .validationFailed, .conservationBroken:
+    case .validationFailed, .conservationBroken, .backupExists, .restoreTargetExists:
       .dataError
     case .outputFailed, .cannotListen, .unreadableFile: .ioError
     case .alreadyReported(let code): code
@@ -155,6 +163,10 @@ enum CLIError: Error, Equatable, Sendable {
     case .optionNeeds: "optionNeeds"
     case .invalidOrigin: "invalidOrigin"
     case .cannotListen: "cannotListen"
+    case .parBelowMinimum: "parBelowMinimum"
+    case .invalidChoice: "invalidChoice"
+    case .backupExists: "fileExists"
+    case .restoreTargetExists: "storeExists"
     }
   }
 
@@ -288,6 +300,15 @@ enum CLIError: Error, Equatable, Sendable {
       return l.string("error.invalidOrigin", s(origin))
     case .cannotListen(let address, let reason):
       return l.string("error.cannotListen", s(address), s(reason))
+    case .parBelowMinimum(let minimum, let par):
+      return l.string("error.parBelowMinimum", .int(par), .int(minimum))
+    case .backupExists(let path):
+      return l.string("error.backupExists", s(path))
+    case .restoreTargetExists(let store):
+      return l.string("error.restoreTargetExists", s(store))
+    case .invalidChoice(let value, let option, let choices):
+      return l.string(
+        "error.invalidChoice", s(option), .string(choices.joined(separator: ", ")), s(value))
     }
   }
 }

@@ -59,11 +59,24 @@ struct ErrorDocument: Encodable {
   }
 }
 
-/// One fruit and its stock.
+/// One fruit and its stock, with its minimum and par when it has them, and whether it is
+/// at or below its minimum.
 struct FruitDocument: Encodable {
   let id: String
   let name: String
   let stock: Int
+  let min: Int?
+  let par: Int?
+  let low: Bool
+}
+
+/// The limits `stock limits` set.
+struct StockLimitsDocument: Encodable {
+  let ok = true
+  let fruit: String
+  let name: String
+  let min: Int
+  let par: Int
 }
 
 /// `{"fruits":[…]}`.
@@ -86,6 +99,20 @@ struct JuiceDocument: Encodable {
   let name: String
   let ingredients: [Ingredient]
   let makeable: Int
+  /// One juice's price; absent when the pack gives none.
+  let price: PriceDocument?
+}
+
+/// An exact amount: `{"amount":"4.50","currency":"USD"}`, the amount a decimal string so
+/// no reader turns it into a float.
+struct PriceDocument: Encodable {
+  let amount: String
+  let currency: String
+
+  init(_ money: Money) {
+    amount = money.decimalText
+    currency = money.currency.code
+  }
 }
 
 /// `{"juices":[…]}`.
@@ -103,4 +130,7 @@ struct OrderDocument: Encodable {
   let requestID: String
   let message: String
   let stock: [String: Int]
+  /// One juice's price, and the order's total; absent when the juice has no price.
+  let price: PriceDocument?
+  let total: PriceDocument?
 }

@@ -41,6 +41,19 @@ extension CatalogError.Reason {
     case .negativeStock(let stock): return l.string("pack.negativeStock", .int(stock))
     case .emptyRecipe: return l.string("pack.emptyRecipe")
     case .moreProblems(let count): return l.string("pack.moreProblems", .int(count))
+    case .invalidCurrency(let code): return l.string("pack.invalidCurrency", s(code))
+    case .priceWithoutCurrency: return l.string("pack.priceWithoutCurrency")
+    case .invalidPrice(let text, let currency, let reason):
+      switch reason {
+      case .notADecimal: return l.string("pack.priceNotDecimal", s(text))
+      case .tooManyDecimals: return l.string("pack.priceTooManyDecimals", s(text), s(currency))
+      case .tooLarge: return l.string("pack.tooLarge", s(text))
+      }
+    case .currencyConflict(let code, let first, let firstFile):
+      return l.string("pack.currencyConflict", s(code), s(first), s(firstFile))
+    case .negativeLimit(let value): return l.string("pack.negativeLimit", .int(value))
+    case .parBelowMinimum(let minimum, let par):
+      return l.string("pack.parBelowMinimum", .int(par), .int(minimum))
     }
   }
 
@@ -51,5 +64,8 @@ extension CatalogError.Reason {
     "pack.notWholeNumber", "pack.tooSmall", "pack.tooLarge", "pack.invalidID",
     "pack.duplicateFruit", "pack.duplicateJuice", "pack.unknownFruit", "pack.repeatedIngredient",
     "pack.nonPositiveCount", "pack.negativeStock", "pack.emptyRecipe", "pack.moreProblems",
+    "pack.invalidCurrency", "pack.priceWithoutCurrency", "pack.priceNotDecimal",
+    "pack.priceTooManyDecimals", "pack.currencyConflict", "pack.negativeLimit",
+    "pack.parBelowMinimum",
   ]
 }

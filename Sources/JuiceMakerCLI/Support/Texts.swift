@@ -31,6 +31,18 @@ struct Texts: Sendable {
     Self.shown(localizer.message(for: order))
   }
 
+  /// An amount of money as the language writes it: `₩4,500`, `$4.50`.
+  func price(_ money: Money) -> String {
+    money.formatted(language: localizer.language)
+  }
+
+  /// The receipt of juice served: the message, and what it costs when the juice has a
+  /// price, "딸기주스 2잔 나왔어요. 합계 ₩9,000".
+  func receipt(_ order: Order, price: Money?) -> String {
+    guard let total = price?.times(order.count) else { return orderMessage(order) }
+    return orderMessage(order) + " " + string("order.total", .string(self.price(total)))
+  }
+
   /// The longest input echoed back in a message, in characters.
   static let longestShownInput = 80
 

@@ -65,7 +65,8 @@ struct FullScreenShop {
       makeable: session.makeable, answers: session.answers)
     state.update(from: session)
     let renderer = ShopRenderer(
-      texts: context.texts, juices: catalog.juices.map(\.id), fruits: store.fruits)
+      texts: context.texts, juices: catalog.juices.map(\.id), fruits: store.fruits,
+      prices: catalog.juices.map(\.price), limits: session.limits)
 
     guard let terminal = TerminalMode.enter() else { return .unavailable }
     guard let signals = TerminalSignals.watch(restoring: terminal) else {

@@ -16,6 +16,11 @@ struct ShopRenderer: Sendable {
   private let texts: Texts
   private let juiceNames: [String]
   private let fruitNames: [String]
+  /// Each juice's price as the language writes it, right-aligned; empty when the menu
+  /// has no prices.
+  private let prices: [String]
+  /// Each fruit's limits, for the low marks on the stock board.
+  private let limits: [StockLimits?]
 
   /// Creates a renderer.
   ///
@@ -23,10 +28,21 @@ struct ShopRenderer: Sendable {
   ///   - texts: The words, in the chosen language.
   ///   - juices: The menu's juices, in menu order.
   ///   - fruits: The store's fruits, in level order.
-  init(texts: Texts, juices: [Juice.ID], fruits: [Fruit.ID]) {
+  ///   - prices: Each juice's price, in menu order; empty or `nil` for none.
+  ///   - limits: Each fruit's minimum and par, in level order; empty for none.
+  init(
+    texts: Texts, juices: [Juice.ID], fruits: [Fruit.ID], prices: [Money?] = [],
+    limits: [StockLimits?] = []
+  ) {
     self.texts = texts
+    self.limits = limits
     juiceNames = juices.map { texts.name(of: $0) }
     fruitNames = fruits.map { texts.name(of: $0) }
+    let shown = prices.map { $0.map(texts.price) ?? "" }
+    let width = shown.map(\.displayWidth).max() ?? 0
+    self.prices =
+      width == 0
+      ? [] : shown.map { String(repeating: " ", count: width - $0.displayWidth) + $0 }
   }
 
   /// The rows of the screen, at most `size.height` of them, none wider than
@@ -91,8 +107,9 @@ struct ShopRenderer: Sendable {
   private func board(_ levels: [Int], width: Int) -> [String] {
     var lines: [String] = []
     var line = ""
-    for (name, level) in zip(fruitNames, levels) {
-      let item = name + " " + String(level)
+    for (index, (name, level)) in zip(fruitNames, levels).enumerated() {
+      let low = index < limits.count && limits[index]?.isLow(level) == true
+      let item = name + " " + String(level) + (low ? " " + texts.string("stock.low.mark") : "")
       let candidate = line.isEmpty ? item : line + " · " + item
       if candidate.displayWidth <= width || line.isEmpty {
         line = candidate
@@ -113,7 +130,9 @@ struct ShopRenderer: Sendable {
     }
     let availabilityWidth = availability.map(\.displayWidth).max() ?? 0
     let countField = texts.string("tui.count", .int(state.count))
-    let fixed = 2 + numberWidth + 2 + 2 + availabilityWidth + 2 + countField.displayWidth
+    let priceWidth = prices.first.map { $0.displayWidth + 2 } ?? 0
+    let fixed =
+      2 + numberWidth + 2 + 2 + priceWidth + availabilityWidth + 2 + countField.displayWidth
     let longest = juiceNames.map(\.displayWidth).max() ?? 0
     let nameWidth = max(4, min(longest, width - fixed))
     var rows: [ScreenLine] = []
@@ -123,6 +142,7 @@ struct ShopRenderer: Sendable {
       var text =
         (chosen ? "› " : "  ") + String(repeating: " ", count: numberWidth - number.count)
         + number + ") " + juiceNames[index].fitted(to: nameWidth) + "  "
+      if index < prices.count { text += prices[index] + "  " }
       text +=
         chosen
         ? availability[index].padded(to: availabilityWidth) + "  " + countField

@@ -193,8 +193,9 @@ public struct JuiceMaker: Sendable {
     guard count > 0, count <= recipes.maximumCounts[index] else {
       throw .invalidCount(count)
     }
+    let juice = catalog.juices[index]
     let operation = StockOperation(
-      id: requestID, editor: name, action: .order(catalog.juices[index].id, count: count))
+      id: requestID, editor: name, action: .order(juice.id, count: count), price: juice.price)
     let recipes = self.recipes
     do {
       return try store.perform(operation, touching: recipes.touching(index)) { levels in

@@ -279,6 +279,78 @@ public final class FruitStore: Sendable {
     }
   }
 
+  // MARK: - Reports
+
+  /// Counts made and refused, takings and fruit used, grouped as `query` says; the
+  /// storage counts them (with `GROUP BY` in SQL).
+  ///
+  /// - Throws: `FruitStoreError.storage` when the journal cannot be read.
+  public func report(_ query: ReportQuery) throws(FruitStoreError) -> [ReportRow] {
+    do {
+      return try storage.report(query)
+    } catch {
+      throw .storage(error)
+    }
+  }
+
+  /// How many journal entries pass `query`'s filters, whatever its limit.
+  ///
+  /// - Throws: `FruitStoreError.storage` when the journal cannot be read.
+  public func journalCount(_ query: JournalQuery) throws(FruitStoreError) -> Int {
+    do {
+      return try storage.journalCount(query)
+    } catch {
+      throw .storage(error)
+    }
+  }
+
+  // MARK: - Limits
+
+  /// Sets a fruit's minimum and par levels for this store, over its pack's; journaled.
+  ///
+  /// - Parameters:
+  ///   - limits: The new minimum and par.
+  ///   - fruit: The fruit.
+  ///   - editor: Who set them, for the journal.
+  ///   - requestID: The edit's idempotency id; a new one by default.
+  /// - Throws: `FruitStoreError.unknownFruit`, `.requestIDReused` or `.storage`.
+  public func setLimits(
+    _ limits: StockLimits, of fruit: Fruit.ID, by editor: String = "store",
+    requestID: RequestID? = nil
+  ) throws(FruitStoreError) {
+    guard let index = indices[fruit] else { throw .unknownFruit(fruit) }
+    let operation = StockOperation(
+      id: requestID ?? .random(), editor: editor, action: .limits(fruit, limits))
+    let receipt: StockReceipt
+    do {
+      receipt = try perform(operation, touching: [index]) { levels in
+        StockLedger.edit(operation.action, at: index, of: &levels)
+      }
+    } catch {
+      throw .storage(error)
+    }
+    if receipt.status == .idReused {
+      throw .requestIDReused(receipt.entry.id, firstUse: receipt.entry.operation)
+    }
+  }
+
+  /// Each fruit's minimum and par: the store's own (`setLimits(_:of:by:requestID:)`),
+  /// else its pack's.
+  ///
+  /// - Parameter catalog: The packs' fruits, with their limits.
+  /// - Returns: One entry per fruit of the store, in level order; `nil` for a fruit with
+  ///   no limits, which is never low.
+  /// - Throws: `FruitStoreError.storage` when the store cannot be read.
+  public func limits(over catalog: Catalog) throws(FruitStoreError) -> [StockLimits?] {
+    let own: [Fruit.ID: StockLimits]
+    do {
+      own = try storage.limits()
+    } catch {
+      throw .storage(error)
+    }
+    return fruits.map { own[$0] ?? catalog.fruit($0)?.limits }
+  }
+
   // MARK: - Observing
 
   /// Registers an observer of every stock change, by this store or any other

@@ -45,6 +45,8 @@ public struct JournalQuery: Hashable, Sendable {
   public var editor: String?
   /// Only entries made at or after this date; `nil` for all.
   public var since: Date?
+  /// Only entries made before this date; `nil` for all.
+  public var until: Date?
   /// Only entries with a sequence number larger than this; `nil` for all.
   public var after: Int64?
   /// Only the entry of this request id; `nil` for all.
@@ -54,11 +56,12 @@ public struct JournalQuery: Hashable, Sendable {
 
   /// Creates a query; every filter is off by default.
   public init(
-    editor: String? = nil, since: Date? = nil, after: Int64? = nil, request: RequestID? = nil,
-    limit: Int? = nil
+    editor: String? = nil, since: Date? = nil, until: Date? = nil, after: Int64? = nil,
+    request: RequestID? = nil, limit: Int? = nil
   ) {
     self.editor = editor
     self.since = since
+    self.until = until
     self.after = after
     self.request = request
     self.limit = limit
@@ -68,6 +71,7 @@ public struct JournalQuery: Hashable, Sendable {
   public func matches(_ entry: JournalEntry) -> Bool {
     (editor.map { $0 == entry.operation.editor } ?? true)
       && (since.map { entry.date >= $0 } ?? true)
+      && (until.map { entry.date < $0 } ?? true)
       && (after.map { entry.sequence > $0 } ?? true)
       && (request.map { entry.id == $0 } ?? true)
   }

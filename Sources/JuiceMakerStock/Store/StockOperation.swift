@@ -19,6 +19,9 @@ public struct StockOperation: Hashable, Sendable {
     /// A fruit's level is set; when `expected` is not `nil`, only if the level is
     /// `expected` now (compare-and-set), else the outcome is `.conflict`.
     case set(Fruit.ID, level: Int, expected: Int?)
+    /// A fruit's minimum and par levels are set for this store, over its pack's; no
+    /// level changes.
+    case limits(Fruit.ID, StockLimits)
   }
 
   /// The idempotency id; unique per operation.
@@ -27,6 +30,10 @@ public struct StockOperation: Hashable, Sendable {
   public let editor: String
   /// What the operation does.
   public let action: Action
+  /// The price of one juice of an order, as the menu had it when the order was made;
+  /// `nil` for a juice without a price and for stock edits. The journal keeps it, so
+  /// takings stay right after the menu's prices change.
+  public let price: Money?
 
   /// Creates an operation.
   ///
@@ -34,10 +41,12 @@ public struct StockOperation: Hashable, Sendable {
   ///   - id: The idempotency id; a new random one by default.
   ///   - editor: The shop or editor making the operation.
   ///   - action: What it does.
-  public init(id: RequestID = .random(), editor: String, action: Action) {
+  ///   - price: The price of one juice of an order; `nil` for none.
+  public init(id: RequestID = .random(), editor: String, action: Action, price: Money? = nil) {
     self.id = id
     self.editor = editor
     self.action = action
+    self.price = price
   }
 }
 
@@ -54,25 +63,29 @@ extension StockOperation.Action {
   public var fruit: Fruit.ID? {
     switch self {
     case .order: nil
-    case .add(let fruit, _), .remove(let fruit, _), .set(let fruit, _, _): fruit
+    case .add(let fruit, _), .remove(let fruit, _), .set(let fruit, _, _), .limits(let fruit, _):
+      fruit
     }
   }
 
-  /// The action's name as journals write it: `order`, `add`, `remove` or `set`.
+  /// The action's name as journals write it: `order`, `add`, `remove`, `set` or `limits`.
   public var name: String {
     switch self {
     case .order: "order"
     case .add: "add"
     case .remove: "remove"
     case .set: "set"
+    case .limits: "limits"
     }
   }
 
-  /// How many juices (order), fruits (add, remove), or the new level (set).
+  /// How many juices (order), fruits (add, remove), the new level (set), or the
+  /// minimum (limits).
   public var count: Int {
     switch self {
     case .order(_, let count), .add(_, let count), .remove(_, let count): count
     case .set(_, let level, _): level
+    case .limits(_, let limits): limits.minimum
     }
   }
 }

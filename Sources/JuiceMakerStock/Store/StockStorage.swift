@@ -64,6 +64,61 @@ public protocol StockStorage: Sendable {
   ///
   /// - Throws: `StockStorageError` when the storage cannot be watched.
   func waitForChanges(timeout: Duration) throws(StockStorageError)
+
+  /// The minimum and par levels this store set over its packs' (`stock limits`): for
+  /// each fruit, those of its newest `limits` journal entry.
+  ///
+  /// The default implementation reads the whole journal; a storage with an index on its
+  /// `limits` entries answers from it.
+  ///
+  /// - Throws: `StockStorageError` when the journal cannot be read.
+  func limits() throws(StockStorageError) -> [Fruit.ID: StockLimits]
+
+  /// Counts made and refused, takings and fruit used, grouped as `query` says.
+  ///
+  /// The default implementation reads the whole journal and counts it with
+  /// `StockReport`'s rule; an SQL storage counts the same with `GROUP BY`, without
+  /// reading every entry into memory.
+  ///
+  /// - Returns: The rows, in key order.
+  /// - Throws: `StockStorageError` when the journal cannot be read.
+  func report(_ query: ReportQuery) throws(StockStorageError) -> [ReportRow]
+
+  /// How many journal entries pass `query`'s filters, whatever its limit.
+  ///
+  /// The default implementation reads them; an SQL storage counts them.
+  ///
+  /// - Throws: `StockStorageError` when the journal cannot be read.
+  func journalCount(_ query: JournalQuery) throws(StockStorageError) -> Int
+}
+
+// MARK: - Default implementations
+
+extension StockStorage {
+  public func limits() throws(StockStorageError) -> [Fruit.ID: StockLimits] {
+    var limits: [Fruit.ID: StockLimits] = [:]
+    // Newest first: the first entry of each fruit wins.
+    for entry in try journal(JournalQuery()) {
+      if case .limits(let fruit, let set) = entry.operation.action, entry.outcome == .done,
+        limits[fruit] == nil
+      {
+        limits[fruit] = set
+      }
+    }
+    return limits
+  }
+
+  public func report(_ query: ReportQuery) throws(StockStorageError) -> [ReportRow] {
+    StockReport.rows(
+      try journal(JournalQuery(editor: query.editor, since: query.since, until: query.until)),
+      query)
+  }
+
+  public func journalCount(_ query: JournalQuery) throws(StockStorageError) -> Int {
+    var all = query
+    all.limit = nil
+    return try journal(all).count
+  }
 }
 
 /// What a storage read in a transaction: the touched levels, and the journal entry of

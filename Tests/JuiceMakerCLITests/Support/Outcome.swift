@@ -36,6 +36,11 @@ struct Outcome: Sendable, CustomStringConvertible {
   }
 }
 
+extension Outcome {
+  /// The lines of a table after its header row.
+  var rows: [String] { Array(lines.dropFirst()) }
+}
+
 // MARK: - Reading JSON documents
 
 extension Dictionary where Key == String, Value == Any {
@@ -47,6 +52,11 @@ extension Dictionary where Key == String, Value == Any {
   /// The integer under `key`.
   func int(_ key: String) -> Int? {
     self[key] as? Int
+  }
+
+  /// The object under `key`.
+  func object(_ key: String) -> [String: Any]? {
+    self[key] as? [String: Any]
   }
 
   /// The string under `key`.

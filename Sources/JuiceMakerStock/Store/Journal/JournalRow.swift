@@ -14,14 +14,21 @@ package import JuiceMakerCatalog
 /// | `request_id` | The operation's idempotency id, unique. |
 /// | `time` | When the operation was kept. |
 /// | `editor` | The shop or editor that made it. |
-/// | `action` | `order`, `add`, `remove` or `set`. |
+/// | `action` | `order`, `add`, `remove`, `set` or `limits`. |
 /// | `subject` | The juice of an order, the fruit of an edit. |
-/// | `count` | Juices ordered, fruits added or removed, or the level set. |
+/// | `count` | Juices ordered, fruits added or removed, the level set, or the minimum. |
 /// | `expected` | A compare-and-set's expected level, else `NULL`. |
 /// | `outcome` | `done`, `refused` or `conflict`. |
 /// | `actual` | The level a conflict found, else `NULL`. |
 /// | `shortages` | A refusal's shortages, `[["kiwi",3,1]]` (fruit, needed, available), else `NULL`. |
 /// | `changes` | Each changed level, `[["kiwi",10,7]]` (fruit, before, after); `[]` for none. |
+/// | `price` | An order's price of one juice, in the currency's smallest unit, else `NULL`. |
+/// | `currency` | The ISO 4217 code of `price`, else `NULL`. |
+/// | `used` | The fruit a made order withdrew, Σ (before − after) of `changes`; else 0. |
+/// | `par` | A `limits` entry's par level (`count` is its minimum), else `NULL`. |
+///
+/// `used` repeats what `changes` holds, in a column a report can sum with `GROUP BY`
+/// without reading the JSON of every entry.
 ///
 /// For every fruit, `level = initial + Σ (after − before)` over the journal's changes.
 package struct JournalRow: Hashable, Sendable {
@@ -37,11 +44,15 @@ package struct JournalRow: Hashable, Sendable {
   package var actual: Int64?
   package var shortages: String?
   package var changes: String
+  package var price: Int64?
+  package var currency: String?
+  package var used: Int64 = 0
+  package var par: Int64?
 
   /// The column names, in the order of the properties.
   package static let columns = [
     "sequence", "request_id", "time", "editor", "action", "subject", "count", "expected",
-    "outcome", "actual", "shortages", "changes",
+    "outcome", "actual", "shortages", "changes", "price", "currency", "used", "par",
   ]
 
   /// The row of a commit, before the storage numbers and dates it.
@@ -62,6 +73,9 @@ package struct JournalRow: Hashable, Sendable {
     if case .set(_, _, let expected?) = operation.action {
       self.expected = Int64(expected)
     }
+    if case .limits(_, let limits) = operation.action {
+      par = Int64(limits.par)
+    }
     outcome = commit.outcome.name
     switch commit.outcome {
     case .done: break
@@ -80,14 +94,26 @@ package struct JournalRow: Hashable, Sendable {
         "[\"\($0.level.fruit.rawValue)\",\($0.level.before),\($0.level.after)]"
       }
       .joined(separator: ",") + "]"
+    if let price = operation.price {
+      self.price = price.minorUnits
+      currency = price.currency.code
+    }
+    if case .order = operation.action, commit.outcome == .done {
+      used = commit.changes.reduce(0) { $0 + Int64($1.level.before - $1.level.after) }
+    }
   }
 
   /// A row as read from a store's columns.
   package init(
     sequence: Int64, requestID: String, time: Date, editor: String, action: String,
     subject: String, count: Int64, expected: Int64?, outcome: String, actual: Int64?,
-    shortages: String?, changes: String
+    shortages: String?, changes: String, price: Int64? = nil, currency: String? = nil,
+    used: Int64 = 0, par: Int64? = nil
   ) {
+    self.price = price
+    self.currency = currency
+    self.used = used
+    self.par = par
     self.sequence = sequence
     self.requestID = requestID
     self.time = time
@@ -140,6 +166,11 @@ package struct JournalRow: Hashable, Sendable {
       case "add": action = .add(fruit, count: count)
       case "remove": action = .remove(fruit, count: count)
       case "set": action = .set(fruit, level: count, expected: expected.map { Int($0) })
+      case "limits":
+        guard let par, par >= Int64(count), par <= Int64(Int.max) else {
+          throw damaged("limits without a par level at or above the minimum")
+        }
+        action = .limits(fruit, StockLimits(minimum: count, par: Int(par)))
       default: throw damaged("action \(self.action) is unknown")
       }
     }
@@ -165,9 +196,17 @@ package struct JournalRow: Hashable, Sendable {
     let levels = triples.map {
       StockChange.Level(fruit: $0.fruit, before: $0.first, after: $0.second)
     }
+    var money: Money?
+    if let price {
+      guard price >= 0, let code = currency, let currency = try? Currency(code: code) else {
+        throw damaged("price is negative or has no valid currency")
+      }
+      money = Money(minorUnits: price, currency: currency)
+    }
     return JournalEntry(
       sequence: sequence, date: time,
-      operation: StockOperation(id: request, editor: editor, action: action), outcome: outcome,
+      operation: StockOperation(id: request, editor: editor, action: action, price: money),
+      outcome: outcome,
       changes: levels.sorted { (order[$0.fruit] ?? Int.max) < (order[$1.fruit] ?? Int.max) })
   }
 

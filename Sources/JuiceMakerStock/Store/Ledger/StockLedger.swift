@@ -207,6 +207,9 @@ extension StockLedger {
         return .conflict(fruit: fruit, expected: expected, actual: level)
       }
       levels[index] = newLevel
+    case .limits:
+      // Limits are journaled; no level changes.
+      break
     }
     return .done
   }
