@@ -188,7 +188,6 @@ enum StoreSchema {
         DROP TABLE journal;
         ALTER TABLE journal_chain RENAME TO journal;
         CREATE INDEX journal_editor ON journal (editor, sequence);
-        CREATE INDEX journal_time ON journal (time);
         CREATE INDEX journal_limits ON journal (subject, sequence) WHERE action = 'limits';
         CREATE INDEX journal_quarter ON journal
           (action, CAST(time AS INTEGER) / 900, currency, outcome, count, price, used, time);
