@@ -44,7 +44,18 @@ package struct PluralOperands: Sendable, Hashable {
   ///
   /// - Parameter number: The number.
   package init(_ number: Int) {
-    self.init(i: Self.integerDigits(number.magnitude), fraction: "")
+    self.init(whole: Self.integerDigits(number.magnitude))
+  }
+
+  /// The operands of a whole number's integer digits: no fraction digits to read.
+  private init(whole: Int) {
+    i = whole
+    v = 0
+    w = 0
+    f = 0
+    t = 0
+    e = 0
+    isFinite = true
   }
 
   /// The operands of a floating-point number, read as its shortest decimal form.
@@ -67,7 +78,7 @@ package struct PluralOperands: Sendable, Hashable {
       let whole =
         magnitude < 18_446_744_073_709_551_616
         ? UInt(magnitude) : UInt(magnitude.truncatingRemainder(dividingBy: 1e18)) + Self.huge
-      self.init(i: Self.integerDigits(whole), fraction: "")
+      self.init(whole: Self.integerDigits(whole))
       return
     }
     // Not whole, so below 2⁵³: Swift writes it as `123.456` or, when tiny, `1.2e-05`.

@@ -9,16 +9,18 @@ final class Metrics: Sendable {
   /// The histogram's upper bounds, in seconds.
   static let bounds: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1]
 
-  private struct Requests {
-    var counts: [String: [Int: Int]] = [:]
-    var buckets: [String: [Int]] = [:]
-    var sums: [String: Double] = [:]
+  /// One route's requests: counts by status, the histogram's buckets, and the sum of
+  /// their times.
+  fileprivate struct RouteRequests {
+    var counts: [Int: Int] = [:]
+    var buckets = Array(repeating: 0, count: Metrics.bounds.count)
+    var sum = 0.0
   }
 
   private let juices: [Juice.ID]
   /// Orders per juice: made, refused.
   private let orders: Mutex<[Int]>
-  private let requests = Mutex(Requests())
+  private let requests = Mutex<[String: RouteRequests]>([:])
   /// How many times each fruit crossed its minimum downwards.
   private let crossings = Mutex([Fruit.ID: Int]())
 
@@ -39,12 +41,10 @@ final class Metrics: Sendable {
 
   /// Counts an answered request.
   func request(route: String, status: Int, seconds: Double) {
+    let bucket = Self.bounds.firstIndex { seconds <= $0 }
     requests.withLock { requests in
-      requests.counts[route, default: [:]][status, default: 0] += 1
-      var buckets = requests.buckets[route] ?? Array(repeating: 0, count: Self.bounds.count)
-      if let index = Self.bounds.firstIndex(where: { seconds <= $0 }) { buckets[index] += 1 }
-      requests.buckets[route] = buckets
-      requests.sums[route, default: 0] += seconds
+      requests[route, default: RouteRequests()].record(
+        status: status, bucket: bucket, seconds: seconds)
     }
   }
 
@@ -87,12 +87,14 @@ final class Metrics: Sendable {
         "juice_maker_low_stock_crossings_total{fruit=\"\(Self.label(fruit.rawValue))\"} \(crossings[fruit, default: 0])"
       )
     }
-    let requests = requests.withLock { $0 }
+    let routes = requests.withLock { $0 }
     lines.append(
       "# HELP juice_maker_http_requests_total HTTP requests answered, by route and status.")
     lines.append("# TYPE juice_maker_http_requests_total counter")
-    for route in requests.counts.keys.sorted() {
-      for (status, count) in requests.counts[route, default: [:]].sorted(by: { $0.key < $1.key }) {
+    for route in routes.keys.sorted() {
+      for (status, count) in routes[route, default: RouteRequests()].counts.sorted(by: {
+        $0.key < $1.key
+      }) {
         lines.append(
           "juice_maker_http_requests_total{route=\"\(Self.label(route))\",status=\"\(status)\"} \(count)"
         )
@@ -100,8 +102,9 @@ final class Metrics: Sendable {
     }
     lines.append("# HELP juice_maker_http_request_duration_seconds Time to answer a request.")
     lines.append("# TYPE juice_maker_http_request_duration_seconds histogram")
-    for route in requests.buckets.keys.sorted() {
-      let buckets = requests.buckets[route, default: []]
+    for route in routes.keys.sorted() {
+      let requests = routes[route, default: RouteRequests()]
+      let buckets = requests.buckets
       var cumulative = 0
       let label = Self.label(route)
       for (bound, count) in zip(Self.bounds, buckets) {
@@ -110,11 +113,11 @@ final class Metrics: Sendable {
           "juice_maker_http_request_duration_seconds_bucket{route=\"\(label)\",le=\"\(bound)\"} \(cumulative)"
         )
       }
-      let total = requests.counts[route, default: [:]].values.reduce(0, +)
+      let total = requests.counts.values.reduce(0, +)
       lines.append(
         "juice_maker_http_request_duration_seconds_bucket{route=\"\(label)\",le=\"+Inf\"} \(total)")
       lines.append(
-        "juice_maker_http_request_duration_seconds_sum{route=\"\(label)\"} \(requests.sums[route, default: 0])"
+        "juice_maker_http_request_duration_seconds_sum{route=\"\(label)\"} \(requests.sum)"
       )
       lines.append("juice_maker_http_request_duration_seconds_count{route=\"\(label)\"} \(total)")
     }
@@ -128,5 +131,13 @@ final class Metrics: Sendable {
   private static func label(_ text: String) -> String {
     text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
       .replacingOccurrences(of: "\n", with: "\\n")
+  }
+}
+
+extension Metrics.RouteRequests {
+  fileprivate mutating func record(status: Int, bucket: Int?, seconds: Double) {
+    counts[status, default: 0] += 1
+    if let bucket { buckets[bucket] += 1 }
+    sum += seconds
   }
 }
