@@ -81,7 +81,7 @@ struct ServeCommand: Command {
       threads: ProcessInfo.processInfo.activeProcessorCount,
       // A durable store's operations wait on the disk or the server: they run on threads
       // of their own, so a connection waiting for one never holds up another.
-      handlerThreads: durable ? 16 : 0,
+      handlerThreads: durable ? 8 : 0,
       maximumConnections: try line.value(Self.connectionsOption) ?? 4096,
       maximumConnectionsPerClient: try line.value(Self.perClientOption) ?? 128,
       idleTimeout: try line.value(Self.idleOption) ?? 30,
