@@ -233,11 +233,9 @@ final class KioskHarness {
     return visited
   }
 
-  /// Writes a PNG of the viewport into the DocC catalog's resources, for the README, when
-  /// `JUICE_MAKER_SCREENSHOTS=1` asks for them: a test run otherwise leaves the source
-  /// tree as it found it.
+  /// Writes a PNG of the viewport into the DocC catalog's resources, for the README: every
+  /// run shows the page as it is.
   func screenshot(_ name: String) async throws {
-    guard ProcessInfo.processInfo.environment["JUICE_MAKER_SCREENSHOTS"] == "1" else { return }
     // Let the last animation end and the notices go, so the picture is the same each run.
     try await browser.run("document.querySelectorAll('.notice').forEach(n => n.remove());")
     try await Task.sleep(for: .milliseconds(900))
