@@ -22,8 +22,7 @@ struct BackupCommand: Command {
     if !address.isURI {
       // Opened first, so a missing store is refused as every command refuses it (the
       // default store aside, made on first use), and an older one is migrated first.
-      let catalog = try context.loadCatalog()
-      _ = try context.openStore(for: catalog)
+      _ = try context.openShop()
     }
     do throws(StockStorageError) {
       if address.isURI {

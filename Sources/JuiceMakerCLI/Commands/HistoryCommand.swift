@@ -17,7 +17,7 @@ struct HistoryCommand: Command {
   static let definition = CommandDefinition(
     name: "history", options: [limitOption.spec, sinceOption.spec, untilOption.spec])
 
-  let context: Context
+  private(set) var context: Context
   /// How many entries to show.
   let limit: Int
   /// Only entries at or after this date.
@@ -39,9 +39,11 @@ struct HistoryCommand: Command {
   }
 
   func run(input: inout any LineInput) throws(CLIError) {
-    let catalog = try context.loadCatalog()
-    let store = try context.openStore(for: catalog)
-    try show(store, limit: limit)
+    let opened = try context.openShop()
+    // The rest speaks with the menu's strings, the store's published catalogs included.
+    var command = self
+    command.context = opened.context
+    try command.show(opened.store, limit: limit)
   }
 
   /// Prints the newest `limit` entries of a store's journal.

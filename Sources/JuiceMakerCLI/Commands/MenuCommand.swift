@@ -11,8 +11,8 @@ struct MenuCommand: Command {
   }
 
   func run(input: inout any LineInput) throws(CLIError) {
-    let catalog = try context.loadCatalog()
-    let store = try context.openStore(for: catalog)
+    let opened = try self.context.openShop()
+    let (context, catalog, store) = (opened.context, opened.menu.catalog, opened.store)
     let shop = JuiceMaker(name: context.shopName, catalog: catalog, store: store)
     let menu = try shop.menu()
     let texts = context.texts

@@ -35,10 +35,10 @@ struct OrderCommand: Command {
   }
 
   func run(input: inout any LineInput) throws(CLIError) {
-    let catalog = try context.loadCatalog()
+    let opened = try self.context.openShop()
+    let (context, catalog, store) = (opened.context, opened.menu.catalog, opened.store)
     let juice = try NameIndex(catalog: catalog, strings: context.strings).juice(
       named: juiceName, in: catalog)
-    let store = try context.openStore(for: catalog)
     let shop = JuiceMaker(name: context.shopName, catalog: catalog, store: store)
     // A generated id too, so a lost reply can be settled by sending the order again
     // with the id the message names.

@@ -16,8 +16,8 @@ struct ReorderCommand: Command {
   }
 
   func run(input: inout any LineInput) throws(CLIError) {
-    let catalog = try context.loadCatalog()
-    let store = try context.openStore(for: catalog)
+    let opened = try self.context.openShop()
+    let (context, catalog, store) = (opened.context, opened.menu.catalog, opened.store)
     let texts = context.texts
     let lines = try Self.lines(store, catalog: catalog, texts: texts, context: context)
     if context.json {

@@ -37,8 +37,8 @@ struct ReportCommand: Command {
   }
 
   func run(input: inout any LineInput) throws(CLIError) {
-    let catalog = try context.loadCatalog()
-    let store = try context.openStore(for: catalog)
+    let opened = try self.context.openShop()
+    let (context, store) = (opened.context, opened.store)
     let rows: [ReportRow]
     do {
       rows = try store.report(query)

@@ -39,15 +39,17 @@ struct RushCommand: Command {
   }
 
   nonisolated(nonsending) func run(input: inout any LineInput) async throws(CLIError) {
-    let catalog = try context.loadCatalog()
     // Only --store on this command line makes a rush durable: its fake orders and restocks
     // must never land in a store an exported JUICE_MAKER_STORE happens to name.
+    let catalog: Catalog
     let store: FruitStore
     let location: String?
     if context.global.store != nil {
-      store = try context.openStore(for: catalog)
+      let opened = try context.openShop()
+      (catalog, store) = (opened.menu.catalog, opened.store)
       location = context.store.shown
     } else {
+      catalog = try context.loadCatalog()
       store = FruitStore(catalog: catalog)
       location = nil
     }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import JuiceMakerHTTP
 import JuiceMakerKit
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -97,23 +98,34 @@ struct ServeCommand: Command {
         try Self.read(tls.key, option: Self.keyOption.spec.spelling)
       )
     }
-    let catalog = try context.loadCatalog()
-    let storage: any StockStorage
+    var opened: OpenedShop
     if memory {
-      storage = InMemoryStockStorage(
-        fruits: catalog.fruits.map(\.id), levels: catalog.fruits.map(\.initialStock),
+      let menu = try context.loadMenu(published: .empty)
+      let storage = InMemoryStockStorage(
+        fruits: menu.catalog.fruits.map(\.id), levels: menu.catalog.fruits.map(\.initialStock),
         journalsOrders: true)
+      if !menu.warning.isEmpty {
+        context.errorOutput.write(menu.warning.joined(separator: "\n") + "\n")
+      }
+      opened = OpenedShop(
+        context: context.adopting(menu), menu: menu, store: FruitStore(storage: storage),
+        storage: storage)
     } else {
-      let opened = try context.openStorage(
-        for: catalog, creating: context.usesDefaultStore ? .ifMissing : .never)
-      storage = opened.storage
-      if opened.created { context.noteCreatedDefaultStore(storage) }
+      opened = try context.openShop()
     }
-    let store = FruitStore(storage: storage)
-    let shop = JuiceMaker(name: context.shopName, catalog: catalog, store: store)
-    let api = try ShopAPI(
-      shop: shop, storage: storage, strings: context.strings, defaultTexts: context.texts,
-      access: AccessControl(tokenFile: tokens, allowedOrigins: origins))
+    let access = AccessControl(tokenFile: tokens, allowedOrigins: origins)
+    /// The answers of one menu; those of a changed menu go on from `previous`'s.
+    func answers(_ opened: OpenedShop, continuing previous: ShopAPI?) throws(CLIError) -> ShopAPI {
+      try ShopAPI(
+        shop: JuiceMaker(
+          name: context.shopName, catalog: opened.menu.catalog, store: opened.store),
+        storage: opened.storage, strings: opened.context.strings,
+        defaultTexts: opened.context.texts, access: access, continuing: previous)
+    }
+    let first = try answers(opened, continuing: nil)
+    first.menuStatus.set(version: opened.menu.version, problem: nil)
+    // Swapped whole when the menu changes; a request answers from the one it found.
+    let current = Mutex(first)
     Self.raiseDescriptorLimit()
     signal(SIGPIPE, SIG_IGN)
     let stop = DispatchSemaphore(value: 0)
@@ -129,16 +141,39 @@ struct ServeCommand: Command {
     let server: HTTPServer
     do {
       server = try HTTPServer(configuration: configuration) { request in
-        api.respond(to: request)
+        current.withLock { $0 }.respond(to: request)
       }
     } catch {
       throw .cannotListen(address: listen.text, reason: Self.reason(error))
     }
     let origin = (tls == nil ? "http://" : "https://") + listen.authority(port: server.port)
-    api.listening(at: origin)
-    api.events.start()
+    first.listening(at: origin)
+    first.events.start()
     context.say(origin + "/")
-    stop.wait()
+    // An in-memory store's levels live in this process: its menu stays as it started.
+    let watcher =
+      memory
+      ? nil : MenuWatcher(context: context, menu: opened.menu, storage: opened.storage)
+    while stop.wait(timeout: .now() + .milliseconds(250)) == .timedOut {
+      guard let watcher else { continue }
+      let api = current.withLock { $0 }
+      if let menu = watcher.check(storage: opened.storage) {
+        do throws(CLIError) {
+          let next = try context.reopened(opened, with: menu, busyTimeout: Context.busyTimeout)
+          let changed = try answers(next, continuing: api)
+          opened = next
+          current.withLock { $0 = changed }
+          changed.menuStatus.set(version: menu.version, problem: nil)
+          changed.events.announceMenu(version: menu.version, problem: nil)
+        } catch {
+          // The store did not answer: the menu is taken up at a later change.
+          api.menuStatus.set(version: opened.menu.version, problem: error.message(context.texts))
+        }
+      } else if api.menuStatus.set(version: opened.menu.version, problem: watcher.problem) {
+        api.events.announceMenu(version: opened.menu.version, problem: watcher.problem)
+      }
+    }
+    let api = current.withLock { $0 }
     // Stop taking connections, end the event streams with a hint to come back, and let
     // the requests in flight finish before the daemon closes every connection.
     server.quiesce()

@@ -26,7 +26,7 @@ struct ShopCommand: Command {
   static let definition = CommandDefinition(
     name: "shop", options: [plainFlag.spec], takesJSON: false)
 
-  let context: Context
+  private(set) var context: Context
   /// Whether the line mode was asked for even in a terminal.
   let plain: Bool
   /// A shop's orders and edits stand when its output cannot be written.
@@ -59,21 +59,75 @@ struct ShopCommand: Command {
       case .unavailable: break
       }
     }
-    let catalog = try context.loadCatalog()
-    let names = NameIndex(catalog: catalog, strings: context.strings)
-    let store = try context.openStore(for: catalog, busyTimeout: Self.busyTimeout)
-    let shop = JuiceMaker(name: context.shopName, catalog: catalog, store: store)
-    let session = try ShopSession(shop: shop, texts: texts, strings: context.strings)
+    var opened = try context.openShop(busyTimeout: Self.busyTimeout)
+    let watcher = MenuWatcher(context: context, menu: opened.menu, storage: opened.storage)
     var reader =
       input is StandardInput ? ShopLineReader(descriptor: 0) : ShopLineReader(input)
-    var showScreen = true
+    var session: ShopSession?
+    var pending: String?
     while true {
-      if showScreen { try showOrderScreen(session) }
-      showScreen = false
-      context.output.write(texts.string("shop.prompt") + " ")
-      guard let line = try readLine(&reader) else {
-        context.say("")
-        return
+      // The rest speaks with the menu's strings, the store's published catalogs included.
+      var command = self
+      command.context = opened.context
+      let shop = JuiceMaker(
+        name: context.shopName, catalog: opened.menu.catalog, store: opened.store)
+      let next = try ShopSession(
+        shop: shop, texts: opened.context.texts, strings: opened.context.strings,
+        continuing: session)
+      next.menuProblem = session?.menuProblem
+      session = next
+      guard
+        let change = try command.sell(
+          next, watcher: watcher, storage: opened.storage, reader: &reader, pending: pending)
+      else { return }
+      opened = try context.reopened(opened, with: change.menu, busyTimeout: Self.busyTimeout)
+      pending = change.pending
+      context.say(opened.context.texts.string("shop.menu.changed"))
+    }
+  }
+
+  /// Sells with one menu until the input ends, the person quits, or the menu changes.
+  ///
+  /// The menu is looked at before each prompt and again once a line is read, so a line
+  /// typed for a juice published meanwhile is taken under the new menu.
+  ///
+  /// - Parameter pending: A line read under the last menu, to take first.
+  /// - Returns: The changed menu with the line read under the last one, if any; `nil`
+  ///   when the shop ends.
+  private func sell(
+    _ session: ShopSession, watcher: MenuWatcher, storage: any StockStorage,
+    reader: inout ShopLineReader, pending: String?
+  ) throws(CLIError) -> (menu: ShopMenu, pending: String?)? {
+    let catalog = session.shop.catalog
+    let names = NameIndex(catalog: catalog, strings: context.strings)
+    var showScreen = pending == nil
+    var pending = pending
+    /// The changed menu, when it may be taken up now; its problem is said once.
+    func changedMenu() -> ShopMenu? {
+      // Requests waiting for the store are settled under the menu they were made with.
+      if !session.isWaiting, let menu = watcher.check(storage: storage) { return menu }
+      if session.menuProblem != watcher.problem {
+        session.menuProblem = watcher.problem
+        if let problem = watcher.problem { context.errorOutput.write(problem + "\n") }
+      }
+      return nil
+    }
+    while true {
+      let line: String
+      if let taken = pending {
+        line = taken
+        pending = nil
+      } else {
+        if let menu = changedMenu() { return (menu, nil) }
+        if showScreen { try showOrderScreen(session) }
+        showScreen = false
+        context.output.write(texts.string("shop.prompt") + " ")
+        guard let read = try readLine(&reader) else {
+          context.say("")
+          return nil
+        }
+        if let menu = changedMenu() { return (menu, read) }
+        line = read
       }
       let choice = line.trimmingWhitespace()
       if choice.isEmpty { continue }
@@ -86,13 +140,13 @@ struct ShopCommand: Command {
         .contains(folded)
       {
         context.say(texts.string("shop.bye"))
-        return
+        return nil
       }
       if [
         "s", "stock", NameIndex.normalized(texts.localizer.string(LocalizationKey.editStockButton)),
       ]
       .contains(folded) {
-        guard try stockScreen(session, names: names, reader: &reader) else { return }
+        guard try stockScreen(session, names: names, reader: &reader) else { return nil }
         showScreen = true
         continue
       }
@@ -113,10 +167,10 @@ struct ShopCommand: Command {
         context.say(text)
         guard let wantsEdit = try ask(session.answers, reader: &reader) else {
           context.say("")
-          return
+          return nil
         }
         if wantsEdit {
-          guard try stockScreen(session, names: names, reader: &reader) else { return }
+          guard try stockScreen(session, names: names, reader: &reader) else { return nil }
         }
         showScreen = true
       case .updated(let text), .stale(let text), .rejected(let text), .waiting(let text):

@@ -39,7 +39,7 @@ struct StockCommand: Command {
     case limits(fruit: String, minimum: Int?, par: Int?)
   }
 
-  let context: Context
+  private(set) var context: Context
   let mode: Mode
 
   var changesStore: Bool {
@@ -90,24 +90,28 @@ struct StockCommand: Command {
   }
 
   func run(input: inout any LineInput) throws(CLIError) {
-    let catalog = try context.loadCatalog()
+    let opened = try context.openShop()
+    // The rest speaks with the menu's strings, the store's published catalogs included.
+    var command = self
+    command.context = opened.context
+    try command.run(catalog: opened.menu.catalog, store: opened.store)
+  }
+
+  private func run(catalog: Catalog, store: FruitStore) throws(CLIError) {
     switch mode {
     case .show(let low):
-      let store = try context.openStore(for: catalog)
       try show(store, catalog: catalog, lowOnly: low)
     case .edit(let edit):
-      try run(edit, catalog: catalog)
+      try run(edit, catalog: catalog, store: store)
     case .limits(let name, let minimum, let par):
       let fruit = try NameIndex(catalog: catalog, strings: context.strings).fruit(named: name)
-      let store = try context.openStore(for: catalog)
       try setLimits(of: fruit, minimum: minimum, par: par, store: store, catalog: catalog)
     }
   }
 
-  private func run(_ edit: Edit, catalog: Catalog) throws(CLIError) {
+  private func run(_ edit: Edit, catalog: Catalog, store: FruitStore) throws(CLIError) {
     let names = NameIndex(catalog: catalog, strings: context.strings)
     let fruit = try names.fruit(named: edit.fruit)
-    let store = try context.openStore(for: catalog)
     let change = try edit.action.apply(
       edit.quantity, of: fruit, in: store, by: context.shopName, expecting: edit.expected)
     let level = change.after

@@ -46,7 +46,9 @@ final class EventHub: Sendable {
   private let storage: any StockStorage
   private let state = Mutex(State())
   /// The limits `event: low` is raised by, if any.
-  private let board: LimitsBoard?
+  /// The limits of the menu the server sells; a changed menu brings its own.
+  private let boardBox: Mutex<LimitsBoard?>
+  private var board: LimitsBoard? { boardBox.withLock { $0 } }
 
   /// Follows a storage's journal.
   ///
@@ -55,7 +57,7 @@ final class EventHub: Sendable {
   ///   - board: The limits by which a change that takes a fruit to or below its minimum
   ///     raises one `event: low`; `nil` for none.
   init(storage: any StockStorage, board: LimitsBoard? = nil) throws(CLIError) {
-    self.board = board
+    boardBox = Mutex(board)
     self.storage = storage
     let newest = try Self.newestSequence(storage)
     let known: [JournalEntry]
@@ -248,6 +250,24 @@ final class EventHub: Sendable {
     var json = JSONWriter()
     APIDocuments.entry(entry, texts, into: &json)
     return Array("id: \(entry.sequence)\ndata: ".utf8) + json.bytes + Array("\n\n".utf8)
+  }
+
+  /// Takes up the limits of a changed menu.
+  func adopt(_ board: LimitsBoard) {
+    boardBox.withLock { $0 = board }
+  }
+
+  /// Sends `event: menu` to every stream: the menu the server sells changed, or a changed
+  /// menu was not taken up for `problem`.
+  func announceMenu(version: Int, problem: String?) {
+    var json = JSONWriter()
+    json.object { json in
+      json.member("version", version)
+      if let problem { json.member("problem", problem) }
+    }
+    let bytes = Array("event: menu\ndata: ".utf8) + json.bytes + Array("\n\n".utf8)
+    let streams = state.withLock { $0.subscribers.values.map(\.stream) }
+    for stream in streams { _ = stream.send(bytes) }
   }
 
   /// `event: low` of a fruit that crossed its minimum with the entry `sequence`.

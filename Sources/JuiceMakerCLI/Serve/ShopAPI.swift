@@ -29,10 +29,16 @@ final class ShopAPI: Sendable {
   private let drainStart = Mutex<ContinuousClock.Instant?>(nil)
   /// The last menu and stock documents written in each language.
   private let documents = DocumentCache()
+  /// The menu's version and why a changed menu was not taken up, for `/healthz`.
+  let menuStatus: MenuStatus
 
+  /// Creates the answers of a server, or of a server's changed menu.
+  ///
+  /// - Parameter previous: The answers of the menu before, whose event streams, origin and
+  ///   menu status go on; `nil` for a server's first menu.
   init(
     shop: JuiceMaker, storage: any StockStorage, strings: StringCatalog, defaultTexts: Texts,
-    access: AccessControl
+    access: AccessControl, continuing previous: ShopAPI? = nil
   ) throws(CLIError) {
     self.shop = shop
     self.storage = storage
@@ -42,7 +48,15 @@ final class ShopAPI: Sendable {
     names = NameIndex(catalog: shop.catalog, strings: strings)
     metrics = Metrics(juices: shop.catalog.juices.map(\.id))
     board = try LimitsBoard(shop: shop)
-    events = try EventHub(storage: storage, board: board)
+    if let previous {
+      events = previous.events
+      events.adopt(board)
+      menuStatus = previous.menuStatus
+      origin.withLock { $0 = previous.origin.withLock { $0 } }
+    } else {
+      events = try EventHub(storage: storage, board: board)
+      menuStatus = MenuStatus()
+    }
     var texts: [String: Texts] = [:]
     for language in strings.languages {
       texts[language] = Texts(localizer: strings.localizer(for: language))
@@ -194,7 +208,17 @@ final class ShopAPI: Sendable {
     case .health:
       do {
         _ = try storage.levels()
-        return .response(json(200, Array(#"{"status":"ok"}"#.utf8)))
+        let menu = menuStatus.current
+        var body = JSONWriter()
+        body.object { json in
+          json.member("status", "ok")
+          json.key("menu")
+          json.object { json in
+            json.member("version", menu.version)
+            if let problem = menu.problem { json.member("problem", problem) }
+          }
+        }
+        return .response(json(200, body.bytes))
       } catch {
         throw .command(CLIError(error))
       }
@@ -658,5 +682,25 @@ final class DocumentCache: Sendable {
     let body = write()
     entries.withLock { $0[key] = Entry(levels: levels, sequence: sequence, body: body) }
     return body
+  }
+}
+
+/// The version of the menu a server sells, and why a changed menu was not taken up: what
+/// `/healthz` says of the menu.
+final class MenuStatus: Sendable {
+  private let state = Mutex<(version: Int, problem: String?)>((0, nil))
+
+  /// The version and the problem now.
+  var current: (version: Int, problem: String?) { state.withLock { $0 } }
+
+  /// Notes the menu's version, and the problem of a changed menu left out (`nil` for none).
+  ///
+  /// - Returns: Whether the problem is new.
+  @discardableResult
+  func set(version: Int, problem: String?) -> Bool {
+    state.withLock { state in
+      defer { state = (version, problem) }
+      return state.problem != problem
+    }
   }
 }

@@ -41,6 +41,9 @@ final class ShopSession {
   private(set) var failure: StockStorageError?
   /// What another shop did last, for the status line.
   private(set) var lastOtherChange: String?
+  /// Why a changed menu was not taken up, for the status line; the face sets it from its
+  /// `MenuWatcher`.
+  var menuProblem: String?
 
   /// A request kept until the store answers, with the id it is retried under.
   private struct Kept {
@@ -64,12 +67,15 @@ final class ShopSession {
   ///   - strings: The string catalog, for the yes and no words of every language.
   ///   - wake: Called, on any thread, when the store changed; the face then calls
   ///     `refresh()`.
+  ///   - continuing: The session this one follows when the menu changed, whose status
+  ///     line it keeps.
   /// - Throws: `CLIError` when the store cannot be read.
   init(
     shop: JuiceMaker, texts: Texts, strings: StringCatalog,
-    wake: @escaping @Sendable () -> Void = {}
+    wake: @escaping @Sendable () -> Void = {}, continuing previous: ShopSession? = nil
   ) throws(CLIError) {
     self.shop = shop
+    lastOtherChange = previous?.lastOtherChange
     self.texts = texts
     answers = AnswerWords(strings: strings)
     do throws(FruitStoreError) {
@@ -101,15 +107,15 @@ final class ShopSession {
   /// How many requests wait for the store.
   var waitingCount: Int { kept.count }
 
-  /// The status line: the store's health while it does not answer, else what another
-  /// shop did last.
+  /// The status line: the store's health while it does not answer, else a changed menu
+  /// that was not taken up, else what another shop did last.
   var status: String? {
     if let key = health.statusKey {
       return kept.isEmpty
         ? texts.string(key)
         : texts.string(key) + " " + texts.string("shop.health.kept", .int(kept.count))
     }
-    return lastOtherChange
+    return menuProblem ?? lastOtherChange
   }
 
   // MARK: - Requests

@@ -100,6 +100,18 @@ enum CLIError: Error, Equatable, Sendable {
   case invalidChoice(value: String, option: String, choices: [String])
   /// `stock limits` with a par level below the minimum.
   case parBelowMinimum(minimum: Int, par: Int)
+  /// `packs publish` or `packs retire` that would leave the menu with these problems;
+  /// nothing was published.
+  case menuRefused(problems: [String])
+  /// Another publication changed the store's menu while this one was checked; nothing
+  /// was published.
+  case menuChanged(store: String)
+  /// `packs retire NAME` for a name the store's menu layer does not hold.
+  case notPublished(name: String, store: String)
+  /// `packs publish FILE` for a file that is neither a pack nor a string catalog.
+  case notAPackOrCatalog(String)
+  /// A store that cannot hold a published menu.
+  case menuLayerUnsupported(store: String)
 
   /// The exit code the command ends with.
   var exitCode: ExitCode {
@@ -110,8 +122,10 @@ enum CLIError: Error, Equatable, Sendable {
     case .invalidStrings(let error):
       error.problems.allSatisfy(\.isInputOutput) ? .ioError : .dataError
     case .store(let error): error.exitCode
-    case .validationFailed, .conservationBroken, .backupExists, .restoreTargetExists:
+    case .validationFailed, .conservationBroken, .backupExists, .restoreTargetExists,
+      .menuRefused:
       .dataError
+    case .menuChanged: .ioError
     case .outputFailed, .cannotListen, .unreadableFile: .ioError
     case .alreadyReported(let code): code
     default: .usage
@@ -167,6 +181,11 @@ enum CLIError: Error, Equatable, Sendable {
     case .invalidChoice: "invalidChoice"
     case .backupExists: "fileExists"
     case .restoreTargetExists: "storeExists"
+    case .menuRefused: "menuRefused"
+    case .menuChanged: "menuChanged"
+    case .notPublished: "notPublished"
+    case .notAPackOrCatalog: "notAPackOrCatalog"
+    case .menuLayerUnsupported: "menuLayerUnsupported"
     }
   }
 
@@ -309,6 +328,17 @@ enum CLIError: Error, Equatable, Sendable {
     case .invalidChoice(let value, let option, let choices):
       return l.string(
         "error.invalidChoice", s(option), .string(choices.joined(separator: ", ")), s(value))
+    case .menuRefused(let problems):
+      return ([l.string("error.menuRefused", .int(problems.count))] + problems.map { "  " + $0 })
+        .joined(separator: "\n")
+    case .menuChanged(let store):
+      return l.string("error.menuChanged", s(store))
+    case .notPublished(let name, let store):
+      return l.string("error.notPublished", s(name), s(store))
+    case .notAPackOrCatalog(let path):
+      return l.string("error.notAPackOrCatalog", s(path))
+    case .menuLayerUnsupported(let store):
+      return l.string("error.menuLayerUnsupported", s(store))
     }
   }
 }

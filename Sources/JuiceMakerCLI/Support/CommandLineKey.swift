@@ -42,6 +42,9 @@ enum CommandLineKey {
       "error.timeOutOfRange", "error.signedNumber", "error.outputFailed.standardOutput",
       "error.outputFailed.standardError", "error.outputFailed.seeHistory", "history.noMatch",
       "history.conflict", "warning.skippedPack", "warning.skippedCatalog",
+      "packs.store.version", "packs.store.empty", "packs.published", "packs.retired",
+      "error.menuRefused", "error.menuChanged", "error.notPublished", "error.notAPackOrCatalog",
+      "error.menuLayerUnsupported", "shop.menu.changed", "shop.menu.broken",
     ]
     + StockAction.allCases.map { "history.kind." + $0.rawValue } + ["history.kind.order"]
     + DataLayers.Layer.allCases.map { "packs.layer." + $0.rawValue }

@@ -8,12 +8,13 @@ struct Context {
   let global: GlobalOptions
   /// Everything taken from the environment, resolved in one place.
   let configuration: Configuration
-  /// The string catalogs of every layer, as loaded into `strings`.
-  let catalogFiles: [DataLayers.File]
-  let strings: StringCatalog
+  /// The string catalogs of every layer, as loaded into `strings`; the store's layer's too
+  /// once the store's menu is adopted (`adopting(_:)`).
+  var catalogFiles: [DataLayers.File]
+  var strings: StringCatalog
   /// The problems of the user's string catalogs that `strings` was loaded without, or `nil`.
   var skippedCatalogProblems: LocalizationError? = nil
-  let texts: Texts
+  var texts: Texts
   let output: any TextOutput
   let errorOutput: any TextOutput
 
@@ -59,9 +60,8 @@ struct Context {
 
   /// Writes the warning for the user's files left out, then their problems, indented.
   func warnSkipping(_ files: [DataLayers.File], key: String, problems: [String]) {
-    var lines = files.map { texts.string(key, .string(texts.shown($0.path))) }
-    lines += problems.map { "  " + $0 }
-    errorOutput.write(lines.joined(separator: "\n") + "\n")
+    errorOutput.write(
+      warningLines(files, key: key, problems: problems).joined(separator: "\n") + "\n")
   }
 
   /// How long opening a store, or an operation on it, waits for another process's lock
@@ -107,18 +107,26 @@ struct Context {
   func openStorage(
     for catalog: Catalog, creating: StoreCreation, busyTimeout: Duration = Context.busyTimeout
   ) throws(CLIError) -> (storage: any StockStorage, created: Bool) {
+    try openStorage(fruits: catalog.fruits, creating: creating, busyTimeout: busyTimeout)
+  }
+
+  /// Opens the storage of the store `store` names for some fruits; see
+  /// ``openStorage(for:creating:busyTimeout:)``.
+  func openStorage(
+    fruits: [Fruit], creating: StoreCreation, busyTimeout: Duration = Context.busyTimeout
+  ) throws(CLIError) -> (storage: any StockStorage, created: Bool) {
     let address = store
     let deadline = ContinuousClock.now + Self.busyTimeout
     while true {
       do throws(StockStorageError) {
         if address.isURI {
           let storage = try PostgresStockStorage(
-            uri: address.text, fruits: catalog.fruits, creating: creating,
+            uri: address.text, fruits: fruits, creating: creating,
             lockTimeout: busyTimeout)
           return (storage, storage.createdStore)
         }
         let storage = try SQLiteStockStorage(
-          path: address.text, fruits: catalog.fruits, busyTimeout: busyTimeout,
+          path: address.text, fruits: fruits, busyTimeout: busyTimeout,
           creating: creating)
         return (storage, storage.createdStore)
       } catch {

@@ -3,18 +3,22 @@ import JuiceMakerKit
 
 /// Where the packs and string catalogs come from, in layers.
 ///
-/// First the files built into the binary, then the user's configuration directory
+/// First the files built into the binary, then the files published to the store
+/// (`packs publish`), then the user's configuration directory
 /// (`$XDG_CONFIG_HOME/juice-maker/recipes/` and `…/localization/`, else under
 /// `~/.config/`), then the directory given by `--recipes`/`--localization` or
 /// `JUICE_MAKER_RECIPES`/`JUICE_MAKER_LOCALIZATION`. A file in a later layer replaces the
 /// earlier layers' file of the same name; a new name adds to them. The merged files load
-/// in file-name order, as one directory's would. A file of the user's layer with problems
-/// is left out by the `…SkippingBroken…` loaders, which every command but `validate` uses.
+/// in file-name order, as one directory's would. A file of the store's or the user's layer
+/// with problems is left out by the `…SkippingBroken…` loaders, which every command but
+/// `validate` and `packs publish` uses.
 enum DataLayers {
   /// A layer of data files.
   enum Layer: String, Sendable, Encodable, CaseIterable {
     /// Compiled into the binary.
     case builtIn = "built-in"
+    /// Published to the store the command uses.
+    case store
     /// The user's configuration directory.
     case user
     /// The directory given on the command line or in the environment.
@@ -25,11 +29,12 @@ enum DataLayers {
   struct File: Sendable {
     let name: String
     let layer: Layer
-    /// The path on disk, or `<built-in>/…` for a file compiled into the binary.
+    /// The path on disk, `<built-in>/…` for a file compiled into the binary, or
+    /// `<store>/…` for a file published to the store.
     let path: String
     let replaces: [Layer]
-    /// The contents of a built-in file.
-    let builtInText: String?
+    /// The contents of a file that is not on disk: built in or published.
+    let contents: [UInt8]?
   }
 
   /// The packs of every layer, in load order.
@@ -39,11 +44,14 @@ enum DataLayers {
   ///   - configuration: For the user's directory.
   /// - Throws: `CLIError.invalidPacks` when the given directory is missing, unreadable or
   ///   holds no pack, or the user's directory cannot be listed.
-  static func packs(given: String?, configuration: Configuration) throws(CLIError) -> [File] {
+  ///   - published: The store's menu layer.
+  static func packs(
+    given: String?, configuration: Configuration, published: PublishedMenu = .empty
+  ) throws(CLIError) -> [File] {
     do throws(CatalogError) {
       return try layered(
-        builtIn: "Recipes",
-        user: packFiles(in: configuration.configurationDirectory + "/recipes", required: false),
+        builtIn: "Recipes", published: published.files.filter { isPack($0.name) },
+        user: packFiles(in: userRecipes(configuration), required: false),
         given: given.map { path throws(CatalogError) in try packFiles(in: path, required: true) }
           ?? [])
     } catch {
@@ -58,16 +66,35 @@ enum DataLayers {
   ///   - configuration: For the user's directory.
   /// - Throws: `LocalizationError` when the given directory is missing, unreadable or holds
   ///   no catalog, or the user's directory cannot be listed.
-  static func catalogs(given: String?, configuration: Configuration) throws(LocalizationError)
-    -> [File]
-  {
+  ///   - published: The store's menu layer.
+  static func catalogs(
+    given: String?, configuration: Configuration, published: PublishedMenu = .empty
+  ) throws(LocalizationError) -> [File] {
     try layered(
-      builtIn: "Localization",
+      builtIn: "Localization", published: published.files.filter { isCatalog($0.name) },
       user: catalogFiles(
-        in: configuration.configurationDirectory + "/localization", required: false),
+        in: userLocalization(configuration), required: false),
       given: given.map { path throws(LocalizationError) in
         try catalogFiles(in: path, required: true)
       } ?? [])
+  }
+
+  /// The user's pack directory.
+  static func userRecipes(_ configuration: Configuration) -> String {
+    configuration.configurationDirectory + "/recipes"
+  }
+
+  /// The user's string catalog directory.
+  static func userLocalization(_ configuration: Configuration) -> String {
+    configuration.configurationDirectory + "/localization"
+  }
+
+  /// Every directory a layer reads files from: the user's, then the given ones.
+  static func directories(
+    givenRecipes: String?, givenLocalization: String?, configuration: Configuration
+  ) -> [String] {
+    [userRecipes(configuration), userLocalization(configuration)]
+      + [givenRecipes, givenLocalization].compactMap { $0 }
   }
 
   /// The version of the built-in data, a hash of its files.
@@ -146,7 +173,7 @@ enum DataLayers {
     _ files: [File], load: ([File]) throws(Failure) -> Value,
     namedFiles: (Failure) -> [[String]]
   ) throws(Failure) -> (value: Value, skipped: [File], failures: [Failure]) {
-    let user = Set(files.filter { $0.layer == .user }.map(\.path))
+    let user = Set(files.filter { $0.layer == .user || $0.layer == .store }.map(\.path))
     var remaining = files
     var skipped: [File] = []
     var failures: [Failure] = []
@@ -176,8 +203,8 @@ enum DataLayers {
     var sources: [(name: String, data: Data)] = []
     var errors: [LocalizationError] = []
     for file in catalogs {
-      if let text = file.builtInText {
-        sources.append((file.path, Data(text.utf8)))
+      if let contents = file.contents {
+        sources.append((file.path, Data(contents)))
         continue
       }
       switch Catalog.readFile(atPath: file.path) {
@@ -197,21 +224,33 @@ enum DataLayers {
 
   // MARK: - Finding the files
 
-  private static func layered(builtIn directory: String, user: [String], given: [String])
-    -> [File]
-  {
+  /// Whether a file name is a pack's: `.json`.
+  static func isPack(_ name: String) -> Bool { name.hasSuffix(".json") }
+
+  /// Whether a file name is a string catalog's: `.xcstrings`.
+  static func isCatalog(_ name: String) -> Bool { name.hasSuffix(".xcstrings") }
+
+  /// How a file published to the store is shown: `<store>/Seasonal.json`.
+  static func storePath(_ name: String) -> String { "<store>/" + name }
+
+  private static func layered(
+    builtIn directory: String, published: [PublishedFile], user: [String], given: [String]
+  ) -> [File] {
     var files: [String: File] = [:]
+    func add(_ name: String, _ layer: Layer, path: String, contents: [UInt8]?) {
+      let replaced = files[name].map { $0.replaces + [$0.layer] } ?? []
+      files[name] = File(
+        name: name, layer: layer, path: path, replaces: replaced, contents: contents)
+    }
     for file in BuiltInData.files where file.directory == directory {
-      files[file.name] = File(
-        name: file.name, layer: .builtIn, path: file.shownPath, replaces: [],
-        builtInText: file.text)
+      add(file.name, .builtIn, path: file.shownPath, contents: Array(file.text.utf8))
+    }
+    for file in published {
+      add(file.name, .store, path: storePath(file.name), contents: file.contents)
     }
     for (layer, paths) in [(Layer.user, user), (.given, given)] {
       for path in paths {
-        let name = URL(fileURLWithPath: path).lastPathComponent
-        let replaced = files[name].map { $0.replaces + [$0.layer] } ?? []
-        files[name] = File(
-          name: name, layer: layer, path: path, replaces: replaced, builtInText: nil)
+        add(URL(fileURLWithPath: path).lastPathComponent, layer, path: path, contents: nil)
       }
     }
     return files.values.sorted { $0.name < $1.name }
@@ -264,7 +303,7 @@ enum DataLayers {
 extension DataLayers.File {
   /// Where the pack loader reads the file from.
   fileprivate var source: PackSource {
-    builtInText.map { .bytes(Array($0.utf8), name: path) } ?? .file(path)
+    contents.map { .bytes($0, name: path) } ?? .file(path)
   }
 }
 

@@ -54,19 +54,10 @@ struct FullScreenShop {
   /// - Throws: `CLIError` when the packs or the store cannot be used; the terminal is
   ///   restored first.
   func run() throws(CLIError) -> Ending {
-    let catalog = try context.loadCatalog()
-    let store = try context.openStore(for: catalog, busyTimeout: Self.busyTimeout)
-    let shop = JuiceMaker(name: context.shopName, catalog: catalog, store: store)
+    var opened = try context.openShop(busyTimeout: Self.busyTimeout)
+    let watcher = MenuWatcher(context: context, menu: opened.menu, storage: opened.storage)
     let wakePipe = WakePipe()
-    let session = try ShopSession(
-      shop: shop, texts: context.texts, strings: context.strings, wake: wakePipe.wake)
-    var state = ShopState(
-      juiceCount: catalog.juices.count, fruitCount: store.fruits.count, levels: session.levels,
-      makeable: session.makeable, answers: session.answers)
-    state.update(from: session)
-    let renderer = ShopRenderer(
-      texts: context.texts, juices: catalog.juices.map(\.id), fruits: store.fruits,
-      prices: catalog.juices.map(\.price), limits: session.limits)
+    var selling = try Selling(opened, wake: wakePipe.wake, continuing: nil)
 
     guard let terminal = TerminalMode.enter() else { return .unavailable }
     guard let signals = TerminalSignals.watch(restoring: terminal) else {
@@ -84,19 +75,39 @@ struct FullScreenShop {
     var size = TerminalSize.of(descriptor: terminal.output) ?? .fallback
     let clock = ContinuousClock()
     var lastPoll = clock.now
+    var lastMenuCheck = clock.now
     /// Takes the store's changes and the outcomes of requests that waited.
     func refresh(probe: Bool) throws(CLIError) {
       lastPoll = clock.now
-      for outcome in try session.refresh(probe: probe) { state.take(outcome) }
-      state.update(from: session)
+      for outcome in try selling.session.refresh(probe: probe) { selling.state.take(outcome) }
+      selling.state.update(from: selling.session)
+    }
+    /// Takes up a changed menu; a broken one shows on the status line instead.
+    func followMenu() throws(CLIError) {
+      lastMenuCheck = clock.now
+      // Requests waiting for the store are settled under the menu they were made with.
+      guard !selling.session.isWaiting else { return }
+      if let menu = watcher.check(storage: opened.storage) {
+        opened = try context.reopened(opened, with: menu, busyTimeout: Self.busyTimeout)
+        selling = try Selling(opened, wake: wakePipe.wake, continuing: selling.session)
+        selling.state.show(opened.context.texts.string("shop.menu.changed"), .info)
+        screen.invalidate()
+      }
+      if selling.session.menuProblem != watcher.problem {
+        selling.session.menuProblem = watcher.problem
+        selling.state.update(from: selling.session)
+      }
     }
     /// How long until the session reads the store again: sooner while it does not answer.
     func interval() -> Duration {
-      session.health == .good && !session.isWaiting ? Self.pollInterval : Self.retryInterval
+      selling.session.health == .good && !selling.session.isWaiting
+        ? Self.pollInterval : Self.retryInterval
     }
     while true {
-      screen.draw(renderer.render(state, size: size), size: size)
-      let wait = max(.zero, interval() - (clock.now - lastPoll))
+      screen.draw(selling.renderer.render(selling.state, size: size), size: size)
+      let wait = max(
+        .zero,
+        min(interval() - (clock.now - lastPoll), MenuWatcher.interval - (clock.now - lastMenuCheck)))
       for event in input.next(timeout: wait) {
         switch event {
         case .resized:
@@ -110,23 +121,54 @@ struct FullScreenShop {
           wakePipe.drain()
           try refresh(probe: false)
         case .key(let key):
-          guard let action = state.handle(key) else { break }
+          guard let action = selling.state.handle(key) else { break }
+          let session = selling.session
           switch action {
           case .quit: return .quit
           case .interrupt: return .signal(SIGINT)
           case .redraw: screen.invalidate()
           case .order(let juice, let count):
-            state.take(try session.submit(.order(juice: juice, count: count)))
-            state.update(from: session)
+            selling.state.take(try session.submit(.order(juice: juice, count: count)))
+            selling.state.update(from: session)
           case .setStock(let fruit, let level, let expected):
-            state.take(try session.submit(.setStock(fruit: fruit, level: level, seen: expected)))
-            state.update(from: session)
+            selling.state.take(
+              try session.submit(.setStock(fruit: fruit, level: level, seen: expected)))
+            selling.state.update(from: session)
           }
         }
       }
       if clock.now - lastPoll >= interval() {
         try refresh(probe: true)
       }
+      if clock.now - lastMenuCheck >= MenuWatcher.interval {
+        try followMenu()
+      }
+    }
+  }
+
+  /// What the shop sells with one menu: the session, what the screen shows, and how.
+  private struct Selling {
+    let session: ShopSession
+    var state: ShopState
+    let renderer: ShopRenderer
+
+    init(_ opened: OpenedShop, wake: @escaping @Sendable () -> Void, continuing: ShopSession?)
+      throws(CLIError)
+    {
+      let catalog = opened.menu.catalog
+      let store = opened.store
+      let shop = JuiceMaker(name: opened.context.shopName, catalog: catalog, store: store)
+      session = try ShopSession(
+        shop: shop, texts: opened.context.texts, strings: opened.context.strings, wake: wake,
+        continuing: continuing)
+      session.menuProblem = continuing?.menuProblem
+      state = ShopState(
+        juiceCount: catalog.juices.count, fruitCount: store.fruits.count,
+        levels: session.levels, makeable: session.makeable, answers: session.answers)
+      state.update(from: session)
+      renderer = ShopRenderer(
+        texts: opened.context.texts, juices: catalog.juices.map(\.id), fruits: store.fruits,
+        prices: catalog.juices.map(\.price), limits: session.limits)
     }
   }
 }
