@@ -53,6 +53,7 @@ struct LiveMenuTests {
     #expect(shop.stderr.contains("grape.json: malformed JSON"), "\(shop.stderr)")
     #expect(try await shop.finish() == 0)
     // A new fruit got its initial stock: 4, less two orders of 2.
+    try Self.writeUserPack(sandbox, "grape.json", Self.grape)
     #expect(try await sandbox.stock()["grape"] == 0)
   }
 

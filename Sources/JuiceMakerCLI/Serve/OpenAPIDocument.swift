@@ -186,7 +186,13 @@ enum OpenAPIDocument {
           "strings": ["type": "object", "additionalProperties": string],
         ], required: ["language", "languages", "strings"]),
       "SignInRequest": object(["token": string], required: ["token"]),
-      "Health": object(["status": ["type": "string", "enum": ["ok"]]], required: ["status"]),
+      "Health": object(
+        [
+          "status": ["type": "string", "enum": ["ok"]],
+          // The menu served: its store layer's version, and why a changed menu was not
+          // taken up.
+          "menu": object(["version": integer, "problem": string], required: ["version"]),
+        ], required: ["status", "menu"]),
       "OpenAPI": ["type": "object"],
       "Problem": [
         "type": "object",
