@@ -44,7 +44,7 @@ public final class SQLiteStockStorage: StockStorage {
   /// Whether opening this storage created its store: the schema, and a stock row with
   /// its initial stock for each fruit.
   public let createdStore: Bool
-  private let tables: LockedValue<StockTables>
+  let tables: LockedValue<StockTables>
   /// The last `data_version` a watcher saw.
   private let watched: LockedValue<Int64?>
 
