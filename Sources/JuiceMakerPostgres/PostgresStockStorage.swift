@@ -70,7 +70,7 @@ public final class PostgresStockStorage: StockStorage {
   let uri: ConnectionURI
   let connectTimeout: Duration
   private let timeouts: SessionTimeouts
-  private let sessions: SessionPool
+  let sessions: SessionPool
   private let listener: LockedValue<Connection?>
 
   /// The channel every committed operation is announced on.
