@@ -50,8 +50,9 @@ extension Session {
 
   /// Publishes and retires files in one transaction that takes `menu_publication`'s lock
   /// (`EXCLUSIVE`: readers go on, a second publisher waits) before it checks the version
-  /// and the names to retire, so two publishers cannot both pass; announced after the
-  /// commit, as an operation is.
+  /// and the names to retire, so two publishers cannot both pass (the log's primary key,
+  /// the version, backs the lock: a duplicate version is a moved one); announced after
+  /// the commit, as an operation is.
   ///
   /// - Returns: The publication, or `nil` when the version is not `expectingVersion` or
   ///   a name to retire is not in the layer; nothing was written then.
@@ -129,6 +130,9 @@ extension Session {
         version: Int(next), date: date, editor: editor, published: published, retired: retired)
     } catch {
       rollBack()
+      // The log's primary key is the version: a publication that took it meanwhile moved
+      // the version, whatever lock it took.
+      if !commitSent && error.code == PostgresError.uniqueViolation { return nil }
       var cause = error.failure(purpose, waitingFor: "the menu's lock")
       if commitSent && error.connectionLost {
         cause.message +=
