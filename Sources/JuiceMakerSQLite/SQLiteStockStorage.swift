@@ -60,7 +60,8 @@ public final class SQLiteStockStorage: StockStorage {
   /// - Parameters:
   ///   - path: The store file.
   ///   - fruits: The fruits to hold levels for, in level order; a fruit the store
-  ///     has no row for gets one with its `initialStock`.
+  ///     has no row for gets one with its `initialStock`. With none, opening reads no
+  ///     stock row: enough to read the menu layer before the fruits are known.
   ///   - durability: How durably each operation is kept; `.full` by default.
   ///   - busyTimeout: How long an operation waits for another process's lock.
   ///   - creating: Whether to create the store: `.ifMissing` (the default) when the
