@@ -70,7 +70,7 @@ public final class PostgresStockStorage: StockStorage {
   let uri: ConnectionURI
   let connectTimeout: Duration
   private let timeouts: SessionTimeouts
-  private let sessions: SessionPool
+  let sessions: SessionPool
   private let listener: LockedValue<Connection?>
 
   /// The channel every committed operation is announced on.
@@ -94,7 +94,8 @@ public final class PostgresStockStorage: StockStorage {
   /// - Parameters:
   ///   - uri: A libpq connection URI.
   ///   - fruits: The fruits to hold levels for, in level order; a fruit the store
-  ///     has no row for gets one with its `initialStock`.
+  ///     has no row for gets one with its `initialStock`. With none, opening reads no
+  ///     stock row: enough to read the menu layer before the fruits are known.
   ///   - connectTimeout: How long connecting may take (libpq's `connect_timeout`,
   ///     at least 2 s), unless the URI or `PGCONNECT_TIMEOUT` sets one.
   ///   - creating: Whether to create the store: `.ifMissing` (the default) in an empty

@@ -24,6 +24,14 @@ import JuiceMakerKit
 ///   -- changes: [["kiwi", 10, 7], …] (fruit, level before, level after)
 ///   -- price, currency: an order's price of one juice (smallest unit) and its code
 ///   -- used: fruit a made order withdrew; par: a limits entry's par (count: its minimum)
+/// CREATE TABLE menu_file (name text PRIMARY KEY, contents bytea NOT NULL,
+///   version bigint NOT NULL);
+///   -- a file of the menu layer, and the publication that wrote it
+/// CREATE TABLE menu_publication (version bigint PRIMARY KEY,
+///   time timestamptz NOT NULL DEFAULT now(), editor text NOT NULL,
+///   published text NOT NULL, retired text NOT NULL);
+///   -- the layer's version after each publication; the names it published and retired,
+///   -- one a line, in name order
 /// ```
 ///
 /// The journal's columns are the one journal model (`JournalRow`), the same as an
@@ -102,6 +110,22 @@ enum Schema {
         CREATE INDEX journal_limits ON journal (subject, sequence) WHERE action = 'limits';
         CREATE INDEX journal_report ON journal (action, time)
           INCLUDE (currency, outcome, count, price, used);
+        """),
+    SchemaMigrator.Migration(
+      version: 4, name: "the menu layer: published files and their publications",
+      sql: """
+        CREATE TABLE menu_file (
+          name text PRIMARY KEY CHECK (name <> '' AND strpos(name, chr(10)) = 0),
+          contents bytea NOT NULL,
+          version bigint NOT NULL CHECK (version >= 1)
+        );
+        CREATE TABLE menu_publication (
+          version bigint PRIMARY KEY CHECK (version >= 1),
+          time timestamptz NOT NULL DEFAULT now(),
+          editor text NOT NULL,
+          published text NOT NULL,
+          retired text NOT NULL
+        );
         """),
   ])
 

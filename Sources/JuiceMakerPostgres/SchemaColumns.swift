@@ -14,6 +14,12 @@ extension Schema {
     ("journal", "shortages", "jsonb"), ("journal", "changes", "jsonb"),
     ("journal", "price", "bigint"), ("journal", "currency", "text"),
     ("journal", "used", "bigint"), ("journal", "par", "bigint"),
+    ("menu_file", "name", "text"), ("menu_file", "contents", "bytea"),
+    ("menu_file", "version", "bigint"),
+    ("menu_publication", "version", "bigint"),
+    ("menu_publication", "time", "timestamp with time zone"),
+    ("menu_publication", "editor", "text"), ("menu_publication", "published", "text"),
+    ("menu_publication", "retired", "text"),
   ]
 
   /// What is wrong with the columns of the store's tables, or `nil` when each one the
@@ -31,7 +37,7 @@ extension Schema {
       SELECT c.relname || '.' || a.attname, format_type(a.atttypid, a.atttypmod)
       FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
         JOIN pg_namespace n ON n.oid = c.relnamespace
-      WHERE n.nspname = current_schema() AND c.relname IN ('stock', 'journal')
+      WHERE n.nspname = current_schema() AND c.relname IN ('stock', 'journal', 'menu_file', 'menu_publication')
         AND a.attnum > 0 AND NOT a.attisdropped
       """)
     var found: [String: String] = [:]

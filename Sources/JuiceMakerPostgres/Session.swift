@@ -5,7 +5,7 @@ import JuiceMakerKit
 /// share between threads, so `PostgresStockStorage` reaches it only through its lock.
 final class Session {
   let connection: Connection
-  private let location: String
+  let location: String
   private let fruits: [Fruit.ID]
   /// The stock row id of each fruit, in level order.
   private let rows: [Int64]
@@ -46,7 +46,8 @@ final class Session {
           store: location,
           cause: StorageFailure(code: "", message: damage, purpose: "reading the schema"))
       }
-      var ids = try Self.rowIDs(connection, location: location)
+      // A storage opened for no fruits (to read the menu layer) reads no stock row.
+      var ids = fruits.isEmpty ? [:] : try Self.rowIDs(connection, location: location)
       let missing = fruits.filter { ids[$0.id] == nil }
       if !missing.isEmpty {
         // A fruit the journal names had a row: losing it is damage, and a new row
@@ -163,7 +164,7 @@ final class Session {
     init(_ message: String) { self.message = message }
   }
 
-  private func damaged(_ message: String, _ purpose: String) -> StockStorageError {
+  func damaged(_ message: String, _ purpose: String) -> StockStorageError {
     .invalid(store: location, cause: StorageFailure(code: "", message: message, purpose: purpose))
   }
 
@@ -328,7 +329,7 @@ final class Session {
       : .unavailable(store: location, cause: error.failure(purpose))
   }
 
-  private func rollBack() {
+  func rollBack() {
     guard connection.isOpen else { return }
     _ = try? connection.execute("ROLLBACK")
   }
@@ -656,7 +657,7 @@ final class Session {
     }
   }
 
-  private static func date(_ text: String) -> Date? {
+  static func date(_ text: String) -> Date? {
     Double(text).map { Date(timeIntervalSince1970: $0) }
   }
 }

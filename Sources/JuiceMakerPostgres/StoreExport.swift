@@ -8,17 +8,26 @@ public import JuiceMakerKit
 /// The format is JSON Lines, one JSON array per line, written by the server itself:
 ///
 /// ```
-/// ["juice-maker-export", 1, 3]                      format, format version, schema version
+/// ["juice-maker-export", 1, 4]                      format, format version, schema version
 /// ["stock", "kiwi", 7, 10]                          fruit, level, initial
 /// ["journal", 1, "r-1", "1764057600.123456", "downtown", "order", "kiwi-juice", 1,
 ///  null, "done", null, null, [["kiwi", 10, 7]], 4500, "KRW", 3, null]
+/// ["menu_file", "Seasonal.json", "eyJmcnVpdHMiOiBbXX0=", 1]       name, contents, version
+/// ["menu_publication", 1, "1764057600.5", "head-office", "Seasonal.json", ""]
 /// ```
 ///
 /// A journal line holds the columns of `JournalRow` in its order (`time` as seconds since
 /// 1970, as text so no digit is lost; `shortages` and `changes` as JSON), sequences kept.
+/// A `menu_file` line holds a file of the menu layer, its contents in base64; a
+/// `menu_publication` line, a publication with the names it published and retired as the
+/// column keeps them (one a line). An export of schema version 3, before the menu layer,
+/// restores with an empty one.
 extension PostgresStockStorage {
   /// The first element of the header line.
   static let exportFormat = "juice-maker-export"
+  /// The oldest schema version whose exports restore: the first one exports were
+  /// written at.
+  static let oldestExportVersion = 3
   /// How many journal rows are read, or written, at once.
   private static let batch = 5000
 
@@ -60,6 +69,22 @@ extension PostgresStockStorage {
         if rows.count == 0 { break }
         var text = ""
         for row in 0..<rows.count { text += (rows.text(row, 0) ?? "") + "\n" }
+        try output.write(text, location: location)
+      }
+      let menu = try connection.execute(
+        """
+        SELECT json_build_array('menu_file', name, encode(contents, 'base64'), version)::text
+        FROM menu_file ORDER BY name COLLATE "C"
+        """)
+      let publications = try connection.execute(
+        """
+        SELECT json_build_array('menu_publication', version, extract(epoch FROM time)::text,
+          editor, published, retired)::text
+        FROM menu_publication ORDER BY version
+        """)
+      for result in [menu, publications] {
+        var text = ""
+        for row in 0..<result.count { text += (result.text(row, 0) ?? "") + "\n" }
         try output.write(text, location: location)
       }
       try connection.execute("COMMIT")
@@ -111,11 +136,15 @@ extension PostgresStockStorage {
     if text.hasPrefix("SQLite format 3") {
       throw invalid("it is a backup of an SQLite store: restore it into a store file")
     }
-    guard let header = lines.first,
-      header.replacing(" ", with: "") == #"["\#(exportFormat)",1,\#(Schema.version)]"#
+    let prefix = #"["\#(exportFormat)",1,"#
+    guard let header = lines.first?.replacing(" ", with: ""), header.hasPrefix(prefix),
+      header.hasSuffix("]"),
+      let version = Int(header.dropFirst(prefix.count).dropLast()),
+      (oldestExportVersion...Schema.version).contains(version)
     else {
       throw invalid(
-        "it is not a juice-maker export of schema version \(Schema.version) (\(exportFormat))")
+        "it is not a juice-maker export of schema version \(oldestExportVersion) to "
+          + "\(Schema.version) (\(exportFormat))")
     }
     lines.removeFirst()
     // Created empty first: no stock rows for the catalog's fruits, so the export's are
@@ -134,7 +163,15 @@ extension PostgresStockStorage {
           WITH line AS (SELECT e FROM jsonb_array_elements($1::jsonb) AS e),
           stock AS (
             INSERT INTO stock (fruit, level, initial)
-            SELECT e ->> 1, (e ->> 2)::bigint, (e ->> 3)::bigint FROM line WHERE e ->> 0 = 'stock')
+            SELECT e ->> 1, (e ->> 2)::bigint, (e ->> 3)::bigint FROM line WHERE e ->> 0 = 'stock'),
+          files AS (
+            INSERT INTO menu_file (name, contents, version)
+            SELECT e ->> 1, decode(e ->> 2, 'base64'), (e ->> 3)::bigint
+            FROM line WHERE e ->> 0 = 'menu_file'),
+          publications AS (
+            INSERT INTO menu_publication (version, time, editor, published, retired)
+            SELECT (e ->> 1)::bigint, to_timestamp((e ->> 2)::float8), e ->> 3, e ->> 4, e ->> 5
+            FROM line WHERE e ->> 0 = 'menu_publication')
           INSERT INTO journal (sequence, request_id, time, editor, action, subject, count,
             expected, outcome, actual, shortages, changes, price, currency, used, par)
           OVERRIDING SYSTEM VALUE
@@ -158,7 +195,10 @@ extension PostgresStockStorage {
         uri: created.uri, connectTimeout: created.connectTimeout, timeouts: nil)
       {
         _ = try? connection.execute(
-          "DROP TABLE IF EXISTS journal, stock, juice_maker_migrations, juice_maker_meta")
+          """
+          DROP TABLE IF EXISTS journal, stock, menu_file, menu_publication,
+            juice_maker_migrations, juice_maker_meta
+          """)
       }
       throw .invalid(store: location, cause: error.failure("restoring the backup"))
     }

@@ -44,7 +44,7 @@ public final class SQLiteStockStorage: StockStorage {
   /// Whether opening this storage created its store: the schema, and a stock row with
   /// its initial stock for each fruit.
   public let createdStore: Bool
-  private let tables: LockedValue<StockTables>
+  let tables: LockedValue<StockTables>
   /// The last `data_version` a watcher saw.
   private let watched: LockedValue<Int64?>
 
@@ -60,7 +60,8 @@ public final class SQLiteStockStorage: StockStorage {
   /// - Parameters:
   ///   - path: The store file.
   ///   - fruits: The fruits to hold levels for, in level order; a fruit the store
-  ///     has no row for gets one with its `initialStock`.
+  ///     has no row for gets one with its `initialStock`. With none, opening reads no
+  ///     stock row: enough to read the menu layer before the fruits are known.
   ///   - durability: How durably each operation is kept; `.full` by default.
   ///   - busyTimeout: How long an operation waits for another process's lock.
   ///   - creating: Whether to create the store: `.ifMissing` (the default) when the

@@ -42,6 +42,18 @@ final class Statement {
     try check(sqlite3_bind_text(handle, index, value, -1, Statement.transient))
   }
 
+  /// Binds bytes to the 1-based parameter `index` as a blob, an empty one for no bytes;
+  /// SQLite keeps its own copy.
+  func bind(_ bytes: [UInt8], at index: Int32) throws(StockStorageError) {
+    // A null pointer would bind NULL, not an empty blob.
+    guard !bytes.isEmpty else { return try check(sqlite3_bind_zeroblob(handle, index, 0)) }
+    let code = bytes.withUnsafeBytes { buffer in
+      sqlite3_bind_blob64(
+        handle, index, buffer.baseAddress, sqlite3_uint64(buffer.count), Statement.transient)
+    }
+    try check(code)
+  }
+
   /// `SQLITE_TRANSIENT`, which Swift cannot import: SQLite copies the bound bytes.
   private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
@@ -98,6 +110,15 @@ final class Statement {
   /// Whether the 0-based `column` of the current row is NULL.
   func isNull(at column: Int32) -> Bool {
     sqlite3_column_type(handle, column) == SQLITE_NULL
+  }
+
+  /// The bytes of the blob in the 0-based `column` of the current row; `nil` when the
+  /// column holds no blob.
+  func bytes(at column: Int32) -> [UInt8]? {
+    guard sqlite3_column_type(handle, column) == SQLITE_BLOB else { return nil }
+    let count = Int(sqlite3_column_bytes(handle, column))
+    guard count > 0, let start = sqlite3_column_blob(handle, column) else { return [] }
+    return Array(UnsafeRawBufferPointer(start: start, count: count))
   }
 
   /// The text in the 0-based `column` of the current row; `nil` for NULL.

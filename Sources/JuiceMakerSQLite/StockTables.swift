@@ -7,7 +7,7 @@ import JuiceMakerKit
 /// Not safe to share between threads: `SQLiteStockStorage` reaches it only through
 /// its lock.
 final class StockTables {
-  private let database: Database
+  let database: Database
   /// The fruits levels are kept for, in level order.
   let fruits: [Fruit.ID]
   /// The level index of each fruit.
@@ -23,6 +23,8 @@ final class StockTables {
   private let selectRequest: Statement
   private let selectInitial: Statement
   private let dataVersion: Statement
+  /// The menu layer's version, for a shop that polls it.
+  let selectMenuVersion: Statement
   /// The files the connection opened, checked before every operation.
   private let files: StoreFiles
   /// Why the path no longer names the store's files, once found: every operation
@@ -50,8 +52,12 @@ final class StockTables {
       "SELECT fruit, initial FROM stock", purpose: "reading initial levels")
     dataVersion = try database.prepare(
       "PRAGMA data_version", purpose: "watching the store for changes")
+    selectMenuVersion = try database.prepare(
+      "SELECT coalesce(max(version), 0) FROM menu_publication",
+      purpose: "reading the menu's version")
 
-    var ids = try Self.rowIDs(database)
+    // A storage opened for no fruits (to read the menu layer) reads no stock row.
+    var ids = fruits.isEmpty ? [:] : try Self.rowIDs(database)
     let missing = fruits.filter { ids[$0.id] == nil }
     if !missing.isEmpty {
       let insert = try database.prepare(

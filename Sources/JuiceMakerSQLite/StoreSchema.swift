@@ -30,6 +30,16 @@ import JuiceMakerKit
 ///   currency TEXT,                      -- the price's ISO 4217 code
 ///   used INTEGER NOT NULL DEFAULT 0,    -- fruit a made order withdrew
 ///   par INTEGER);                       -- limits: the par level (count is the minimum)
+/// CREATE TABLE menu_file (
+///   name TEXT PRIMARY KEY,              -- such as Seasonal.json
+///   contents BLOB NOT NULL,             -- the bytes as published
+///   version INTEGER NOT NULL);          -- the publication that wrote it
+/// CREATE TABLE menu_publication (
+///   version INTEGER PRIMARY KEY,        -- 1, 2, 3, …: the layer's version after it
+///   time REAL NOT NULL,                 -- seconds since 1970
+///   editor TEXT NOT NULL,
+///   published TEXT NOT NULL,            -- the names added or replaced, by line
+///   retired TEXT NOT NULL);             -- the names removed, by line
 /// CREATE TABLE migration (version INTEGER PRIMARY KEY, name TEXT NOT NULL, time REAL);
 /// ```
 ///
@@ -191,6 +201,22 @@ enum StoreSchema {
         CREATE INDEX journal_limits ON journal (subject, sequence) WHERE action = 'limits';
         CREATE INDEX journal_quarter ON journal
           (action, CAST(time AS INTEGER) / 900, currency, outcome, count, price, used, time);
+        """),
+    SchemaMigrator.Migration(
+      version: 5, name: "the menu layer: published files and their publications",
+      sql: """
+        CREATE TABLE menu_file (
+          name TEXT PRIMARY KEY CHECK (length(name) > 0 AND instr(name, char(10)) = 0),
+          contents BLOB NOT NULL CHECK (typeof(contents) = 'blob'),
+          version INTEGER NOT NULL CHECK (typeof(version) = 'integer' AND version >= 1)
+        );
+        CREATE TABLE menu_publication (
+          version INTEGER PRIMARY KEY CHECK (version >= 1),
+          time REAL NOT NULL,
+          editor TEXT NOT NULL,
+          published TEXT NOT NULL,
+          retired TEXT NOT NULL
+        );
         """),
   ])
 

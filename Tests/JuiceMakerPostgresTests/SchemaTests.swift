@@ -25,7 +25,10 @@ struct SchemaTests {
     #expect(try Schema.state(connection) == .store(version: Schema.version))
     #expect(try !Schema.prepare(connection, creating: .ifMissing))
     #expect(
-      try tables(connection) == ["journal", "juice_maker_meta", "juice_maker_migrations", "stock"])
+      try tables(connection) == [
+        "journal", "juice_maker_meta", "juice_maker_migrations", "menu_file", "menu_publication",
+        "stock",
+      ])
     let migrations = try connection.execute("SELECT version FROM juice_maker_migrations")
     #expect(migrations.count == Schema.migrator.migrations.count)
   }

@@ -45,7 +45,10 @@ struct StoreCreationTests {
     #expect(created.stderr == "")
     let audit = try Audit(server.socketURI(database: database))
     #expect(
-      try audit.tables() == ["journal", "juice_maker_meta", "juice_maker_migrations", "stock"])
+      try audit.tables() == [
+        "journal", "juice_maker_meta", "juice_maker_migrations", "menu_file", "menu_publication",
+        "stock",
+      ])
     #expect(try audit.levels().values.allSatisfy { $0 == 10 })
     #expect(try await JuiceMakerRun.run(["stock", "add", "kiwi", "5"], store: store).status == 0)
 

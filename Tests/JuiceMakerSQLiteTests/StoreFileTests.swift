@@ -64,12 +64,12 @@ struct StoreFileTests {
     let directory = try TemporaryDirectory()
     let path = directory.file("store.sqlite")
     try fillStore(at: path, operations: 1)
-    try RawDatabase(path: path).execute("PRAGMA user_version = 5")
+    try RawDatabase(path: path).execute("PRAGMA user_version = 9")
     let error = #expect(throws: StockStorageError.self) {
       try SQLiteStockStorage(path: path, fruits: Fixtures.fruits)
     }
     #expect(error?.isInvalid == true)
-    #expect(error?.detail.contains("schema version 5") == true)
+    #expect(error?.detail.contains("schema version 9") == true)
   }
 
   @Test(arguments: [

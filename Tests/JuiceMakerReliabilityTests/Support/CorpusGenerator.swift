@@ -170,7 +170,7 @@ enum CorpusGenerator {
           + (100..<bytes.count).map { _ in UInt8(truncatingIfNeeded: random.next()) })
     case "unknownSchemaVersion":
       // `PRAGMA user_version` is the big-endian word at offset 60 of the header.
-      try patchStore(layout, at: 60, with: [0, 0, 0, 5])
+      try patchStore(layout, at: 60, with: [0, 0, 0, 9])
     case "foreignApplication":
       // `PRAGMA application_id` is the big-endian word at offset 68.
       try patchStore(layout, at: 68, with: [0x12, 0x34, 0x56, 0x78])
