@@ -8,6 +8,16 @@ import Testing
 struct LiveMenuTests {
   static let grape = BrokenUserLayerTests.grape
   static let truncated = BrokenUserLayerTests.truncated
+  /// The names `validate` requires of grape's pack, in both languages.
+  static let grapeNames = #"""
+    {"sourceLanguage": "en", "version": "1.0", "strings": {
+      "fruit.grape": {"localizations": {
+        "en": {"stringUnit": {"state": "translated", "value": "grape"}},
+        "ko": {"stringUnit": {"state": "translated", "value": "포도"}}}},
+      "juice.grape-juice": {"localizations": {
+        "en": {"stringUnit": {"state": "translated", "value": "Grape Juice"}},
+        "ko": {"stringUnit": {"state": "translated", "value": "포도쥬스"}}}}}}
+    """#
 
   /// How long a change may take to show: the second a running shop has, with slack for a
   /// busy machine.
@@ -82,21 +92,27 @@ struct LiveMenuTests {
   @Test func aPublishedPackIsSoldFromTheStoreAndARetiredOneIsNot() async throws {
     let sandbox = try Sandbox()
     let file = try Self.packFile(sandbox, "grape.json", Self.grape)
-    let published = try await sandbox.run(["--shop", "hq", "packs", "publish", file])
+    let names = try Self.packFile(sandbox, "Grape.xcstrings", Self.grapeNames)
+    // Without its names the pack would fail validation: nothing is published.
+    let nameless = try await sandbox.run(["packs", "publish", file])
+    #expect(nameless.status == 65, "\(nameless)")
+    #expect(nameless.stderr.contains("juice.grape-juice: missing name"), "\(nameless)")
+    let published = try await sandbox.run(["--shop", "hq", "packs", "publish", file, names])
     #expect(published.status == 0, "\(published)")
-    #expect(published.stdout.contains("Published grape.json to"), "\(published)")
+    #expect(published.stdout.contains("Published Grape.xcstrings"), "\(published)")
     #expect(published.stdout.contains("menu version 1."), "\(published)")
     let packs = try await sandbox.run(["packs"])
     #expect(packs.stdout.contains("<store>/grape.json"), "\(packs)")
     #expect(packs.stdout.contains("version 1, last changed by hq"), "\(packs)")
     let json = try await sandbox.run(["--json", "packs"])
     #expect(json.stdout.contains(#""layer":"store""#), "\(json)")
-    #expect(json.stdout.contains(#""published":["grape.json"]"#), "\(json)")
-    let order = try await sandbox.run(["order", "grape-juice"])
+    #expect(json.stdout.contains(#""published":["Grape.xcstrings","grape.json"]"#), "\(json)")
+    let order = try await sandbox.run(["--lang", "ko", "order", "포도쥬스"])
     #expect(order.status == 0, "\(order)")
+    #expect(order.stdout.contains("포도쥬스 나왔습니다!"), "\(order)")
     #expect(try await sandbox.stock()["grape"] == 2)
 
-    let retired = try await sandbox.run(["packs", "retire", "grape.json"])
+    let retired = try await sandbox.run(["packs", "retire", "grape.json", "Grape.xcstrings"])
     #expect(retired.status == 0, "\(retired)")
     #expect(retired.stdout.contains("menu version 2."), "\(retired)")
     let refused = try await sandbox.run(["order", "grape-juice"])
@@ -140,10 +156,12 @@ struct LiveMenuTests {
     let pane = try TmuxPane(["--lang", "en"], in: sandbox, store: uri, width: 100, height: 30)
     try await pane.waitFor(text: "Fresh juice")
     let file = try Self.packFile(sandbox, "grape.json", Self.grape)
+    let names = try Self.packFile(sandbox, "Grape.xcstrings", Self.grapeNames)
     let published = try await sandbox.run(
-      ["--store", uri, "packs", "publish", file], useStore: false)
+      ["--store", uri, "packs", "publish", file, names], useStore: false)
     #expect(published.status == 0, "\(published)")
-    try await pane.waitFor(text: "grape-juice", timeout: Self.live)
+    let screen = try await pane.waitFor(text: "Grape Juice", timeout: Self.live)
+    #expect(screen.joined(separator: "\n").contains("grape 4"), "\(screen)")
     try pane.send("q")
     #expect(try await pane.waitForExit().status == 0)
   }
