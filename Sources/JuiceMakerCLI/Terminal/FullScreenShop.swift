@@ -107,7 +107,8 @@ struct FullScreenShop {
       screen.draw(selling.renderer.render(selling.state, size: size), size: size)
       let wait = max(
         .zero,
-        min(interval() - (clock.now - lastPoll), MenuWatcher.interval - (clock.now - lastMenuCheck)))
+        min(interval() - (clock.now - lastPoll), MenuWatcher.interval - (clock.now - lastMenuCheck))
+      )
       for event in input.next(timeout: wait) {
         switch event {
         case .resized:
