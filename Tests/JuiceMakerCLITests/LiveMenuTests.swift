@@ -107,6 +107,9 @@ struct LiveMenuTests {
     let json = try await sandbox.run(["--json", "packs"])
     #expect(json.stdout.contains(#""layer":"store""#), "\(json)")
     #expect(json.stdout.contains(#""published":["Grape.xcstrings","grape.json"]"#), "\(json)")
+    // validate checks the store's layer with the others.
+    let validated = try await sandbox.run(["validate"])
+    #expect(validated.stdout.contains("Checked 6 fruits, 8 juices"), "\(validated)")
     let order = try await sandbox.run(["--lang", "ko", "order", "포도쥬스"])
     #expect(order.status == 0, "\(order)")
     #expect(order.stdout.contains("포도쥬스 나왔습니다!"), "\(order)")

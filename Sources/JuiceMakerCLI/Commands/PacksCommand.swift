@@ -63,7 +63,7 @@ struct PacksCommand: Command {
 
   private func show() throws(CLIError) {
     // The default store is not created to be listed.
-    let storage = try menuStorage(creating: .never, required: false)
+    let storage = try context.menuStorage(creating: .never, required: false)
     let published = try storage.map { storage throws(CLIError) in try read(storage.publishedMenu) }
     let publications = try storage.map { storage throws(CLIError) in
       try read { () throws(StockStorageError) in try storage.menuPublications(limit: 20) }
@@ -150,7 +150,7 @@ struct PacksCommand: Command {
     throws(CLIError)
   {
     guard
-      let storage = try menuStorage(
+      let storage = try context.menuStorage(
         creating: context.usesDefaultStore ? .ifMissing : .never, required: true)
     else { return }
     let current = try read(storage.publishedMenu)
@@ -226,25 +226,6 @@ struct PacksCommand: Command {
 
   // MARK: - The store
 
-  /// The store's storage, able to hold a menu layer; `nil` when it does not exist and is
-  /// not `required`.
-  private func menuStorage(creating: StoreCreation, required: Bool) throws(CLIError)
-    -> (any MenuStorage)?
-  {
-    let opened: (storage: any StockStorage, created: Bool)
-    do throws(CLIError) {
-      opened = try context.openStorage(fruits: [], creating: creating)
-    } catch {
-      if !required, case .store(.missing) = error { return nil }
-      throw error
-    }
-    if opened.created { context.noteCreatedDefaultStore(opened.storage) }
-    guard let storage = opened.storage as? any MenuStorage else {
-      throw .menuLayerUnsupported(store: opened.storage.location)
-    }
-    return storage
-  }
-
   private func read<Value>(_ body: () throws(StockStorageError) -> Value) throws(CLIError)
     -> Value
   {
@@ -308,4 +289,32 @@ struct PacksDocument: Encodable {
   let catalogs: [File]
   /// `null` when the store does not exist.
   let store: Store?
+}
+
+extension Context {
+  /// The store's storage, able to hold a menu layer; `nil` when it does not exist and is
+  /// not `required`.
+  func menuStorage(creating: StoreCreation, required: Bool) throws(CLIError)
+    -> (any MenuStorage)?
+  {
+    let opened: (storage: any StockStorage, created: Bool)
+    do throws(CLIError) {
+      opened = try openStorage(fruits: [], creating: creating)
+    } catch {
+      if !required, case .store(.missing) = error { return nil }
+      throw error
+    }
+    if opened.created { noteCreatedDefaultStore(opened.storage) }
+    guard let storage = opened.storage as? any MenuStorage else {
+      throw .menuLayerUnsupported(store: opened.storage.location)
+    }
+    return storage
+  }
+
+  /// The menu layer of the store, or an empty one when the store does not exist; the store
+  /// is not created.
+  func existingPublishedMenu() throws(CLIError) -> PublishedMenu {
+    guard let storage = try menuStorage(creating: .never, required: false) else { return .empty }
+    return try Self.publishedMenu(of: storage)
+  }
 }

@@ -41,19 +41,35 @@ struct ValidateCommand: Command {
     if let catalogFiles {
       return try runOnCatalogs(catalogFiles)
     }
-    let catalog = try context.loadCatalogStrictly()
+    // The store's menu layer is checked too, when the store exists.
+    let published = try context.existingPublishedMenu()
+    let catalog = try context.loadCatalogStrictly(published: published)
+    var strings = context.strings
+    var skipped = context.skippedCatalogProblems?.issues ?? []
+    if published.files.contains(where: { DataLayers.isCatalog($0.name) }) {
+      do throws(LocalizationError) {
+        let loaded = try DataLayers.loadStringsSkippingBrokenUserCatalogs(
+          DataLayers.catalogs(
+            given: context.global.localization, configuration: context.configuration,
+            published: published))
+        strings = loaded.strings
+        skipped = loaded.problems?.issues ?? []
+      } catch {
+        throw .invalidStrings(error)
+      }
+    }
     // A user's catalog the program runs without still fails validation.
     let issues =
-      (context.skippedCatalogProblems?.issues ?? [])
-      + context.strings.validationIssues(
+      skipped
+      + strings.validationIssues(
         fruitIDs: catalog.fruits.map(\.id.rawValue), juiceIDs: catalog.juices.map(\.id.rawValue),
         requiredKeys: Self.requiredKeys)
     try report(
-      issues, clashes: NameClash.find(in: catalog, strings: context.strings),
+      issues, clashes: NameClash.find(in: catalog, strings: strings),
       summary: { errors, warnings in
         context.texts.string(
           "validate.summary", .int(catalog.fruits.count), .int(catalog.juices.count),
-          .int(context.strings.languages.count), .int(errors), .int(warnings))
+          .int(strings.languages.count), .int(errors), .int(warnings))
       })
   }
 

@@ -53,9 +53,11 @@ struct Context {
     return loaded.catalog
   }
 
-  /// Loads the packs, failing on any problem: what `validate` checks.
-  func loadCatalogStrictly() throws(CLIError) -> Catalog {
-    try DataLayers.loadCatalog(packFiles())
+  /// Loads the packs over the store's menu layer, failing on any problem: what `validate`
+  /// checks.
+  func loadCatalogStrictly(published: PublishedMenu) throws(CLIError) -> Catalog {
+    try DataLayers.loadCatalog(
+      DataLayers.packs(given: global.recipes, configuration: configuration, published: published))
   }
 
   /// Writes the warning for the user's files left out, then their problems, indented.

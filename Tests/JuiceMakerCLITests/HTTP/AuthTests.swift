@@ -52,7 +52,7 @@ extension HTTPTests {
       let sandbox = try Sandbox()
       let server = try await Self.server(in: sandbox)
       let health = try await server.client().get("/healthz")
-      #expect(try expectJSON(health, status: 200) == ["status": "ok"])
+      #expect(try expectJSON(health, status: 200) == ["status": "ok", "menu": ["version": 0]])
       let strings = try await server.client().get("/api/v1/strings?lang=ko")
       #expect(try expectJSON(strings, status: 200)["language"] == "ko")
       let page = try await server.client().get("/")

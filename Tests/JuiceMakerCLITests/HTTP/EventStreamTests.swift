@@ -241,7 +241,9 @@ extension HTTPTests {
       ]
       #expect(try events.map { try $0?.json()["juice"] } == ["banana-juice", "kiwi-juice"])
       #expect(
-        try expectJSON(try await server.client().get("/healthz"), status: 200) == ["status": "ok"])
+        try expectJSON(try await server.client().get("/healthz"), status: 200) == [
+          "status": "ok", "menu": ["version": 0],
+        ])
     }
   }
 }

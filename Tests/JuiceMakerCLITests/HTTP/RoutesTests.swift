@@ -10,7 +10,7 @@ extension HTTPTests {
       #expect(server.originLine == "http://127.0.0.1:\(server.port)/")
       #expect(server.port > 0)
       let health = try await server.client().get("/healthz")
-      #expect(try expectJSON(health, status: 200) == ["status": "ok"])
+      #expect(try expectJSON(health, status: 200) == ["status": "ok", "menu": ["version": 0]])
       #expect(try await server.terminate() == 0)
     }
 
@@ -223,7 +223,7 @@ extension HTTPTests {
       let sandbox = try Sandbox()
       let server = try await ServeProcess(in: sandbox)
       let health = try await server.client().get("/healthz")
-      #expect(try expectJSON(health, status: 200) == ["status": "ok"])
+      #expect(try expectJSON(health, status: 200) == ["status": "ok", "menu": ["version": 0]])
     }
 
     @Test func metricsCountOrdersStockRequestsAndStreams() async throws {

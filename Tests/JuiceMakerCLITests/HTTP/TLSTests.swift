@@ -51,7 +51,7 @@ extension HTTPTests {
       #expect(server.originLine == "https://127.0.0.1:\(server.port)/")
       let url = "https://localhost:\(server.port)"
       let health = try await Self.curl(url + "/healthz", certificate: certificate, in: sandbox)
-      #expect(try expectJSON(health, status: 200) == ["status": "ok"])
+      #expect(try expectJSON(health, status: 200) == ["status": "ok", "menu": ["version": 0]])
       let order = try await Self.curl(
         url + "/api/v1/orders", certificate: certificate, in: sandbox, method: "POST",
         headers: ["Content-Type: application/json"], body: #"{"juice":"banana-juice"}"#)
