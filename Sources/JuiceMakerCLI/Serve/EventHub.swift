@@ -49,6 +49,9 @@ final class EventHub: Sendable {
   /// The limits of the menu the server sells; a changed menu brings its own.
   private let boardBox: Mutex<LimitsBoard?>
   private var board: LimitsBoard? { boardBox.withLock { $0 } }
+  /// The words of each language of a changed menu, for streams opened before it changed;
+  /// empty until the menu changes.
+  private let menuTexts = Mutex<[String: Texts]>([:])
 
   /// Follows a storage's journal.
   ///
@@ -205,6 +208,7 @@ final class EventHub: Sendable {
       return sweep ? max(0, state.seen - Self.window) : state.seen
     }
     let entries = try storage.journal(JournalQuery(after: after)).reversed()
+    let menuTexts = menuTexts.withLock { $0 }
     state.withLock { state in
       var rendered: [String: [UInt8]] = [:]
       for entry in entries where !state.recent.contains(entry.sequence) {
@@ -221,17 +225,18 @@ final class EventHub: Sendable {
             continue
           }
           let language = subscriber.texts.localizer.language
+          let texts = menuTexts[language] ?? subscriber.texts
           let bytes =
             rendered[language]
             ?? {
-              let bytes = Self.event(entry, subscriber.texts)
+              let bytes = Self.event(entry, texts)
               rendered[language] = bytes
               return bytes
             }()
           subscriber.stream.send(bytes)
           for (change, limits) in lows {
             subscriber.stream.send(
-              Self.low(change, limits: limits, sequence: entry.sequence, subscriber.texts))
+              Self.low(change, limits: limits, sequence: entry.sequence, texts))
           }
         }
       }
@@ -252,9 +257,10 @@ final class EventHub: Sendable {
     return Array("id: \(entry.sequence)\ndata: ".utf8) + json.bytes + Array("\n\n".utf8)
   }
 
-  /// Takes up the limits of a changed menu.
-  func adopt(_ board: LimitsBoard) {
+  /// Takes up the limits and the words of a changed menu.
+  func adopt(_ board: LimitsBoard, texts: [String: Texts]) {
     boardBox.withLock { $0 = board }
+    menuTexts.withLock { $0 = texts }
   }
 
   /// Sends `event: menu` to every stream: the menu the server sells changed, or a changed

@@ -48,20 +48,20 @@ final class ShopAPI: Sendable {
     names = NameIndex(catalog: shop.catalog, strings: strings)
     metrics = Metrics(juices: shop.catalog.juices.map(\.id))
     board = try LimitsBoard(shop: shop)
+    var texts: [String: Texts] = [:]
+    for language in strings.languages {
+      texts[language] = Texts(localizer: strings.localizer(for: language))
+    }
+    self.texts = texts
     if let previous {
       events = previous.events
-      events.adopt(board)
+      events.adopt(board, texts: texts)
       menuStatus = previous.menuStatus
       origin.withLock { $0 = previous.origin.withLock { $0 } }
     } else {
       events = try EventHub(storage: storage, board: board)
       menuStatus = MenuStatus()
     }
-    var texts: [String: Texts] = [:]
-    for language in strings.languages {
-      texts[language] = Texts(localizer: strings.localizer(for: language))
-    }
-    self.texts = texts
   }
 
   /// Sets the origin the server listens at, for the same-origin check.
