@@ -14,8 +14,6 @@ public struct HTTPRequest: Sendable {
   /// Whether the body was larger than `HTTPServer.Configuration.maximumBodySize`; it was
   /// not read.
   public let bodyTooLarge: Bool
-  /// The client's address, such as `127.0.0.1` or `::1`.
-  public let clientAddress: String
   /// Whether the request came over TLS.
   public let isSecure: Bool
   /// When the server read the request's header section, before its body.
@@ -25,7 +23,7 @@ public struct HTTPRequest: Sendable {
   public init(
     method: String, path: String, query: [(name: String, value: String)] = [],
     headers: [HTTPHeader] = [], body: [UInt8] = [], bodyTooLarge: Bool = false,
-    clientAddress: String = "127.0.0.1", isSecure: Bool = false,
+    isSecure: Bool = false,
     received: ContinuousClock.Instant = .now
   ) {
     self.method = method
@@ -34,7 +32,6 @@ public struct HTTPRequest: Sendable {
     self.headers = headers
     self.body = body
     self.bodyTooLarge = bodyTooLarge
-    self.clientAddress = clientAddress
     self.isSecure = isSecure
     self.received = received
   }

@@ -95,11 +95,9 @@ let accessHandler: MHD_AccessHandlerCallback = {
     method: method.map { String(cString: $0) } ?? "GET",
     path: url.map { String(cString: $0) } ?? "/",
     query: values(connection, .GET_ARGUMENT_KIND).map { (name: $0.name, value: $0.value) },
-    headers: values(connection, .HEADER_KIND).map {
-      HTTPHeader($0.name.lowercased(), $0.value)
-    },
+    headers: headers(connection),
     body: pending.body, bodyTooLarge: pending.tooLarge,
-    clientAddress: clientAddress(connection), isSecure: juice_mhd_is_tls(connection) != 0,
+    isSecure: juice_mhd_is_tls(connection) != 0,
     received: pending.received)
   pending.body = []
   guard let workers = core.workers else { return queue(core.handler(request), on: connection) }
@@ -195,6 +193,36 @@ private final class Collected {
   var values: [(name: String, value: String)] = []
 }
 
+/// The request's header fields, each name made lower case as its `String` is made.
+private func headers(_ connection: OpaquePointer) -> [HTTPHeader] {
+  var headers: [HTTPHeader] = []
+  headers.reserveCapacity(8)
+  withUnsafeMutablePointer(to: &headers) { headers in
+    _ = MHD_get_connection_values(
+      connection, .HEADER_KIND,
+      { context, _, key, value in
+        guard let context, let key else { return .YES }
+        let name = UnsafeRawPointer(key).assumingMemoryBound(to: UInt8.self)
+        let length = strlen(key)
+        let bytes = UnsafeBufferPointer(start: name, count: length)
+        let lowered =
+          bytes.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
+          ? String(unsafeUninitializedCapacity: length) { buffer in
+            for (index, byte) in bytes.enumerated() {
+              buffer[index] =
+                byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            }
+            return length
+          }
+          : String(decoding: bytes, as: UTF8.self)
+        context.assumingMemoryBound(to: [HTTPHeader].self).pointee.append(
+          HTTPHeader(lowered, value.map { String(cString: $0) } ?? ""))
+        return .YES
+      }, headers)
+  }
+  return headers
+}
+
 private func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> [(
   name: String, value: String
 )] {
@@ -213,22 +241,3 @@ private func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> [(
   return collected.values
 }
 
-private func clientAddress(_ connection: OpaquePointer) -> String {
-  guard let address = juice_mhd_client_address(connection) else { return "" }
-  var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-  switch Int32(address.pointee.sa_family) {
-  case AF_INET:
-    address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
-      var raw = address.pointee.sin_addr
-      _ = inet_ntop(AF_INET, &raw, &text, socklen_t(text.count))
-    }
-  case AF_INET6:
-    address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
-      var raw = address.pointee.sin6_addr
-      _ = inet_ntop(AF_INET6, &raw, &text, socklen_t(text.count))
-    }
-  default:
-    return ""
-  }
-  return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-}

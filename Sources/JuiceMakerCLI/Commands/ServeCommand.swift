@@ -125,7 +125,7 @@ struct ServeCommand: Command {
     let first = try answers(opened, continuing: nil)
     first.menuStatus.set(version: opened.menu.version, problem: nil)
     // Swapped whole when the menu changes; a request answers from the one it found.
-    let current = Mutex(first)
+    let current = CurrentAnswers(first)
     Self.raiseDescriptorLimit()
     signal(SIGPIPE, SIG_IGN)
     let stop = DispatchSemaphore(value: 0)
@@ -141,7 +141,7 @@ struct ServeCommand: Command {
     let server: HTTPServer
     do {
       server = try HTTPServer(configuration: configuration) { request in
-        current.withLock { $0 }.respond(to: request)
+        current.respond(to: request)
       }
     } catch {
       throw .cannotListen(address: listen.text, reason: Self.reason(error))
@@ -156,13 +156,13 @@ struct ServeCommand: Command {
       ? nil : MenuWatcher(context: context, menu: opened.menu, storage: opened.storage)
     while stop.wait(timeout: .now() + .milliseconds(250)) == .timedOut {
       guard let watcher else { continue }
-      let api = current.withLock { $0 }
+      let api = current.answers
       if let menu = watcher.check(storage: opened.storage) {
         do throws(CLIError) {
           let next = try context.reopened(opened, with: menu, busyTimeout: Context.busyTimeout)
           let changed = try answers(next, continuing: api)
           opened = next
-          current.withLock { $0 = changed }
+          current.install(changed)
           changed.menuStatus.set(version: menu.version, problem: nil)
           changed.events.announceMenu(version: menu.version, problem: nil)
         } catch {
@@ -173,7 +173,7 @@ struct ServeCommand: Command {
         api.events.announceMenu(version: opened.menu.version, problem: watcher.problem)
       }
     }
-    let api = current.withLock { $0 }
+    let api = current.answers
     // Stop taking connections, end the event streams with a hint to come back, and let
     // the requests in flight finish before the daemon closes every connection.
     server.quiesce()
@@ -265,5 +265,46 @@ struct ListenAddress: Sendable {
   /// `host:port` as an origin writes it.
   func authority(port: UInt16) -> String {
     (host.contains(":") ? "[" + host + "]" : host) + ":" + String(port)
+  }
+}
+
+/// The answers of the menu a server sells now, read by every request without a lock.
+///
+/// Each `ShopAPI` installed is kept for the life of the server, so a request that read the
+/// one before a menu changed finishes with it; a server installs one per menu change.
+final class CurrentAnswers: Sendable {
+  private let installed: Mutex<[ShopAPI]>
+  /// The newest installed, as an unretained pointer's bits.
+  private let newest: Atomic<UInt>
+
+  init(_ first: ShopAPI) {
+    installed = Mutex([first])
+    newest = Atomic(UInt(bitPattern: Unmanaged.passUnretained(first).toOpaque()))
+  }
+
+  /// The answers now.
+  var answers: ShopAPI {
+    withAnswers { $0 }
+  }
+
+  /// Makes `answers` the answers of every request from now on.
+  func install(_ answers: ShopAPI) {
+    installed.withLock { $0.append(answers) }
+    newest.store(
+      UInt(bitPattern: Unmanaged.passUnretained(answers).toOpaque()), ordering: .releasing)
+  }
+
+  /// Answers a request with the answers now.
+  func respond(to request: HTTPRequest) -> HTTPReply {
+    withAnswers { $0.respond(to: request) }
+  }
+
+  private func withAnswers<Result>(_ body: (ShopAPI) -> Result) -> Result {
+    let bits = newest.load(ordering: .acquiring)
+    guard let pointer = UnsafeRawPointer(bitPattern: bits) else {
+      return installed.withLock { body($0[$0.count - 1]) }
+    }
+    // Kept alive by `installed` until the server ends.
+    return Unmanaged<ShopAPI>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
   }
 }
