@@ -75,6 +75,9 @@ public struct CLI {
       arguments, commands: Commands.all, global: GlobalOptions.all)
     let json = line.isSet(GlobalOptions.json)
     let configuration = Configuration(environment: environment)
+    if let answered = answerVersion(line, configuration: configuration, json: json) {
+      return answered
+    }
     let catalogFiles: [DataLayers.File]
     let loaded: (strings: StringCatalog, skipped: [DataLayers.File], problems: LocalizationError?)
     do throws(LocalizationError) {
@@ -99,11 +102,7 @@ public struct CLI {
       if let problem = line.problem { throw problem }
       let global = try GlobalOptions(line, configuration: configuration)
       if global.version {
-        output.write(
-          json
-            ? JSONOutput.encode(["version": Self.version, "data": DataLayers.builtInVersion])
-            : "juice-maker \(Self.version)\n"
-              + texts.string("version.data", .string(DataLayers.builtInVersion)) + "\n")
+        writeVersion(texts: texts, json: json)
         return (.success, texts, json)
       }
       if global.help {
@@ -136,6 +135,44 @@ public struct CLI {
     } catch {
       return (report(error, texts: texts, json: json), texts, json)
     }
+  }
+
+  /// Answers `--version` from the words built into the binary, before any pack or other
+  /// catalog is read, so that it is quick and a broken catalog never stops it: of the built-in
+  /// catalogs it builds the one key it shows, in the user's language.
+  ///
+  /// - Returns: What `run` returns, or `nil` when the command line is not a valid `--version`
+  ///   (then the usual path answers it, with every message in the user's language).
+  private func answerVersion(
+    _ line: ParsedCommandLine, configuration: Configuration, json: Bool
+  ) -> (ExitCode, Texts?, Bool)? {
+    guard line.problem == nil,
+      let global = try? GlobalOptions(line, configuration: configuration), global.version
+    else { return nil }
+    let language = configuration.language(given: line.text(GlobalOptions.lang.spec))
+    let sources = BuiltInData.files.filter { $0.directory == "Localization" }.map {
+      (name: $0.shownPath, data: Data($0.text.utf8))
+    }
+    guard
+      let strings = try? StringCatalog(
+        sources: sources, selection: .language(language, keys: ["version.data", "text.cut"]))
+    else { return nil }
+    let localizer = strings.localizer(for: language)
+    if let warning = localizer.fallbackWarning {
+      errorOutput.write(scrubbed(Texts.shown(warning.description)) + "\n")
+    }
+    let texts = Texts(localizer: localizer)
+    writeVersion(texts: texts, json: json)
+    return (.success, texts, json)
+  }
+
+  /// Writes the version of the program and of its built-in data.
+  private func writeVersion(texts: Texts, json: Bool) {
+    output.write(
+      json
+        ? JSONOutput.encode(["version": Self.version, "data": DataLayers.builtInVersion])
+        : "juice-maker \(Self.version)\n"
+          + texts.string("version.data", .string(DataLayers.builtInVersion)) + "\n")
   }
 
   /// The exit code once every write is checked: a failed write to standard output or
