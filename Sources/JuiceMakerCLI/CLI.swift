@@ -78,6 +78,7 @@ public struct CLI {
     if let answered = answerVersion(line, configuration: configuration, json: json) {
       return answered
     }
+    let language = configuration.language(given: line.text(GlobalOptions.lang.spec))
     let catalogFiles: [DataLayers.File]
     let loaded: (strings: StringCatalog, skipped: [DataLayers.File], problems: LocalizationError?)
     do throws(LocalizationError) {
@@ -87,12 +88,12 @@ public struct CLI {
         ?? (try? configuration.value(for: GlobalOptions.localization.spec)).flatMap { $0 }
       catalogFiles = try DataLayers.catalogs(given: given, configuration: configuration)
       // A broken catalog of the user's is left out with a warning; `validate` reports it.
-      loaded = try DataLayers.loadStringsSkippingBrokenUserCatalogs(catalogFiles)
+      loaded = try DataLayers.loadStringsSkippingBrokenUserCatalogs(
+        catalogFiles, selection: line.stringSelection(language: language))
     } catch {
       return (report(.invalidStrings(error), texts: nil, json: json), nil, json)
     }
     let strings = loaded.strings
-    let language = configuration.language(given: line.text(GlobalOptions.lang.spec))
     let localizer = strings.localizer(for: language)
     let texts = Texts(localizer: localizer)
     if let warning = localizer.fallbackWarning {
@@ -218,6 +219,22 @@ public struct CLI {
   private func scrubbed(_ message: String) -> String {
     let variables = environment.filter { $0.key.hasPrefix("JUICE_MAKER_") }.map(\.value)
     return ConnectionURI.scrub(message, ofEveryURIIn: arguments + variables)
+  }
+}
+
+extension ParsedCommandLine {
+  /// The values of the string catalogs the command line needs: the user's language alone for
+  /// a command that shows one (see ``CommandDefinition/showsOneLanguage``) and names no juice
+  /// or fruit, else every language.
+  ///
+  /// - Parameter language: The user's language, or `nil` for the source language.
+  func stringSelection(language: String?) -> StringCatalog.Selection {
+    let definition = self.definition
+    let namesData = zip(definition.arguments, arguments).contains {
+      $0.0.completion == .juice || $0.0.completion == .fruit
+    }
+    guard definition.showsOneLanguage, !namesData else { return .everything }
+    return .language(language)
   }
 }
 

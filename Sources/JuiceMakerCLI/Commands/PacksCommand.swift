@@ -2,7 +2,7 @@ import JuiceMakerKit
 
 /// `juice-maker packs`: where each recipe pack and string catalog comes from, in load order.
 struct PacksCommand: Command {
-  static let definition = CommandDefinition(name: "packs")
+  static let definition = CommandDefinition(name: "packs", showsOneLanguage: true)
 
   let context: Context
 
