@@ -40,8 +40,12 @@ extension StringCatalogFile {
         if languages != nil, let own = Self.sourceLanguage(of: data) {
           languages?.insert(LanguageTag.normalized(own) ?? own)
         }
+        // Every key names the same few languages: judge each spelling once, and the one
+        // just judged without hashing it again.
         var keeps: [String: Bool] = [:]
-        parsed = try JSONParser.parseKeepingLastDuplicate(data) { depth, name in
+        var last: (name: String, keeps: Bool)?
+        parsed = try JSONParser.parseKeepingLastDuplicate(data, skippingAt: [2, 4]) {
+          depth, name in
           switch depth {
           case 2:
             // A key of `strings`.
@@ -50,10 +54,15 @@ extension StringCatalogFile {
           case 4:
             // A language of an entry's `localizations`.
             guard let languages else { return nil }
-            if keeps[name] == nil {
-              keeps[name] = languages.contains(LanguageTag.normalized(name) ?? name)
+            let judged: Bool
+            if let last, last.name == name {
+              judged = last.keeps
+            } else {
+              judged = keeps[name] ?? languages.contains(LanguageTag.normalized(name) ?? name)
+              keeps[name] = judged
+              last = (name, judged)
             }
-            return keeps[name] == true ? nil : .object([])
+            return judged ? nil : .object([])
           default:
             return nil
           }
@@ -78,8 +87,8 @@ extension StringCatalogFile {
   private static func sourceLanguage(of data: [UInt8]) -> String? {
     if let first = JSONParser.leadingString(data, key: "sourceLanguage") { return first }
     // Written after `strings`: read the file once more, skipping them.
-    let skimmed = try? JSONParser.parseKeepingLastDuplicate(data) { depth, name in
-      depth == 1 && name == "strings" ? .null : nil
+    let skimmed = try? JSONParser.parseKeepingLastDuplicate(data, skippingAt: [1]) { _, name in
+      name == "strings" ? .null : nil
     }
     guard case .object(let members)? = skimmed?.root.value,
       case .string(let language)? = members.last(where: { $0.key == "sourceLanguage" })?.node.value

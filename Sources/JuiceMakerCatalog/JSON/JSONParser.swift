@@ -1,3 +1,5 @@
+import Foundation
+
 /// A strict JSON (RFC 8259) parser over UTF-8 bytes that reports where it failed.
 ///
 /// It accepts a leading UTF-8 byte order mark, rejects invalid UTF-8 in strings,
@@ -38,16 +40,19 @@ package struct JSONParser {
   private let keepsLastDuplicate: Bool
   private var duplicates: [DuplicateKey] = []
   /// Which members' values are checked but not built, and what stands in for them; see
-  /// ``parseKeepingLastDuplicate(_:skipping:)``.
+  /// ``parseKeepingLastDuplicate(_:skippingAt:_:)``.
   private let skips: ((_ depth: Int, _ key: String) -> JSONValue?)?
+  /// The depths `skips` is asked about, one bit each.
+  private let skipDepths: UInt64
 
   private init(
     bytes: UnsafeBufferPointer<UInt8>, keepsLastDuplicate: Bool,
-    skips: ((_ depth: Int, _ key: String) -> JSONValue?)?
+    skips: ((_ depth: Int, _ key: String) -> JSONValue?)? = nil, skipDepths: UInt64 = 0
   ) {
     self.bytes = bytes
     self.keepsLastDuplicate = keepsLastDuplicate
     self.skips = skips
+    self.skipDepths = skipDepths
   }
 
   /// Parses one JSON document.
@@ -82,18 +87,21 @@ package struct JSONParser {
   ///
   /// - Parameters:
   ///   - data: The document's bytes.
-  ///   - skipping: For the member `key` of an object nested `depth` deep (the root object's
-  ///     members are at depth 1, their objects' members at 2), the value that stands in for
-  ///     its value, or `nil` to parse it.
+  ///   - depths: The depths, 1 to 63, of the objects whose members may be skipped: the root
+  ///     object's members are at depth 1, their objects' members at 2.
+  ///   - skipping: For the member `key` of an object nested `depth` deep, one of `depths`, the
+  ///     value that stands in for its value, or `nil` to parse it.
   /// - Returns: The root value and every repeated key outside skipped values, in document
   ///   order.
   /// - Throws: `Failure` naming the line, column and reason.
   /// - Complexity: O(*n*) in the size of the document.
   package static func parseKeepingLastDuplicate(
-    _ data: [UInt8], skipping: (_ depth: Int, _ key: String) -> JSONValue?
+    _ data: [UInt8], skippingAt depths: [Int],
+    _ skipping: (_ depth: Int, _ key: String) -> JSONValue?
   ) throws(Failure) -> (root: JSONNode, duplicates: [DuplicateKey]) {
-    try withoutActuallyEscaping(skipping) { skipping throws(Failure) in
-      try parse(data, keepingLastDuplicate: true, skipping: skipping)
+    let mask = depths.reduce(UInt64(0)) { (1...63).contains($1) ? $0 | 1 << UInt64($1) : $0 }
+    return try withoutActuallyEscaping(skipping) { skipping throws(Failure) in
+      try parse(data, keepingLastDuplicate: true, skipping: (skipping, mask))
     }
   }
 
@@ -111,7 +119,7 @@ package struct JSONParser {
   /// - Complexity: O(*k*) in the length of the member.
   package static func leadingString(_ data: [UInt8], key: String) -> String? {
     data.withUnsafeBufferPointer { buffer in
-      var parser = JSONParser(bytes: buffer, keepsLastDuplicate: true, skips: nil)
+      var parser = JSONParser(bytes: buffer, keepsLastDuplicate: true)
       return try? parser.parseLeadingString(key: key)
     }
   }
@@ -134,12 +142,13 @@ package struct JSONParser {
 
   private static func parse(
     _ data: [UInt8], keepingLastDuplicate: Bool,
-    skipping: ((_ depth: Int, _ key: String) -> JSONValue?)? = nil
+    skipping: (standIn: (_ depth: Int, _ key: String) -> JSONValue?, depths: UInt64)? = nil
   ) throws(Failure) -> (root: JSONNode, duplicates: [DuplicateKey]) {
     let result: Result<(JSONNode, [DuplicateKey]), Failure> = data.withUnsafeBufferPointer {
       buffer in
       var parser = JSONParser(
-        bytes: buffer, keepsLastDuplicate: keepingLastDuplicate, skips: skipping)
+        bytes: buffer, keepsLastDuplicate: keepingLastDuplicate, skips: skipping?.standIn,
+        skipDepths: skipping?.depths ?? 0)
       do throws(Failure) {
         let root = try parser.parseDocument()
         return .success((root, parser.duplicates))
@@ -278,7 +287,9 @@ package struct JSONParser {
       offset += 1
       skipWhitespace()
       let node: JSONNode
-      if let skips, let standIn = skips(depth, key) {
+      if depth < 64, skipDepths & 1 << UInt64(depth) != 0, let skips,
+        let standIn = skips(depth, key)
+      {
         let (valueLine, valueColumn) = (line, column)
         try skipValue()
         node = JSONNode(value: standIn, line: valueLine, column: valueColumn)
@@ -503,12 +514,13 @@ package struct JSONParser {
   private mutating func parseString() throws(Failure) -> String {
     offset += 1
     let start = offset
+    var ascii = true
     // Fast path: no escapes.
     while offset < bytes.count {
       let byte = bytes[offset]
       if byte == UInt8(ascii: "\"") {
         let slice = UnsafeBufferPointer(rebasing: bytes[start..<offset])
-        guard let text = String(validating: slice, as: UTF8.self) else {
+        guard let text = Self.validString(slice, ascii: ascii) else {
           throw fail("the string holds bytes that are not valid UTF-8")
         }
         offset += 1
@@ -519,6 +531,7 @@ package struct JSONParser {
         throw fail(
           "a control character (byte 0x\(String(byte, radix: 16))) must be escaped in a string")
       }
+      if byte >= 0x80 { ascii = false }
       offset += 1
     }
     var scratch = Array(UnsafeBufferPointer(rebasing: bytes[start..<offset]))
@@ -543,6 +556,28 @@ package struct JSONParser {
       }
     }
     throw fail("the document ends inside a string")
+  }
+
+  /// The string of UTF-8 bytes, or `nil` when they are not valid UTF-8.
+  ///
+  /// `String(decoding:as:)` takes the standard library's fast path, which `String(validating:as:)`
+  /// over a buffer does not; it repairs what is not valid, so bytes that are not all ASCII are
+  /// valid when the string holds them unchanged.
+  ///
+  /// - Parameters:
+  ///   - bytes: The bytes.
+  ///   - ascii: Whether every byte is below 0x80, which is always valid.
+  private static func validString(_ bytes: UnsafeBufferPointer<UInt8>, ascii: Bool) -> String? {
+    let text = String(decoding: bytes, as: UTF8.self)
+    if ascii { return text }
+    let unchanged =
+      text.utf8.withContiguousStorageIfAvailable { stored in
+        guard let storedBase = stored.baseAddress, let base = bytes.baseAddress else {
+          return stored.count == bytes.count
+        }
+        return stored.count == bytes.count && memcmp(storedBase, base, bytes.count) == 0
+      } ?? text.utf8.elementsEqual(bytes)
+    return unchanged ? text : nil
   }
 
   private mutating func parseEscape(into scratch: inout [UInt8]) throws(Failure) {
