@@ -36,8 +36,7 @@ struct OrderCommand: Command {
 
   func run(input: inout any LineInput) throws(CLIError) {
     let catalog = try context.loadCatalog()
-    let juice = try NameIndex(catalog: catalog, strings: context.strings).juice(
-      named: juiceName, in: catalog)
+    let juice = try NameIndex.juice(named: juiceName, in: catalog, strings: context.strings)
     let store = try context.openStore(for: catalog)
     let shop = JuiceMaker(name: context.shopName, catalog: catalog, store: store)
     // A generated id too, so a lost reply can be settled by sending the order again

@@ -98,15 +98,14 @@ struct StockCommand: Command {
     case .edit(let edit):
       try run(edit, catalog: catalog)
     case .limits(let name, let minimum, let par):
-      let fruit = try NameIndex(catalog: catalog, strings: context.strings).fruit(named: name)
+      let fruit = try NameIndex.fruit(named: name, in: catalog, strings: context.strings)
       let store = try context.openStore(for: catalog)
       try setLimits(of: fruit, minimum: minimum, par: par, store: store, catalog: catalog)
     }
   }
 
   private func run(_ edit: Edit, catalog: Catalog) throws(CLIError) {
-    let names = NameIndex(catalog: catalog, strings: context.strings)
-    let fruit = try names.fruit(named: edit.fruit)
+    let fruit = try NameIndex.fruit(named: edit.fruit, in: catalog, strings: context.strings)
     let store = try context.openStore(for: catalog)
     let change = try edit.action.apply(
       edit.quantity, of: fruit, in: store, by: context.shopName, expecting: edit.expected)

@@ -33,6 +33,30 @@ struct NameIndex: Sendable {
     }
   }
 
+  /// The juice a name means, as ``juice(named:in:)`` finds it, indexing the names of every
+  /// language only when the name is not a juice's id as written.
+  ///
+  /// - Throws: `CLIError.unknownJuice`, or `.ambiguousName` listing the candidates.
+  /// - Complexity: O(1) for an id as written; else O(*n*) in the juices and their names.
+  static func juice(named name: String, in catalog: Catalog, strings: StringCatalog)
+    throws(CLIError) -> Juice
+  {
+    if let id = try? Juice.ID(validating: name), let juice = catalog.juice(id) { return juice }
+    return try NameIndex(catalog: catalog, strings: strings).juice(named: name, in: catalog)
+  }
+
+  /// The fruit a name means, as ``fruit(named:)`` finds it, indexing the names of every
+  /// language only when the name is not a fruit's id as written.
+  ///
+  /// - Throws: `CLIError.unknownFruit`, or `.ambiguousName` listing the candidates.
+  /// - Complexity: O(1) for an id as written; else O(*n*) in the fruits and their names.
+  static func fruit(named name: String, in catalog: Catalog, strings: StringCatalog)
+    throws(CLIError) -> Fruit.ID
+  {
+    if let id = try? Fruit.ID(validating: name), catalog.fruit(id) != nil { return id }
+    return try NameIndex(catalog: catalog, strings: strings).fruit(named: name)
+  }
+
   /// The juice a name means: the juice with that id, else the one with that name.
   ///
   /// - Parameter catalog: The catalog the index was made from.
