@@ -225,7 +225,7 @@ public struct CLI {
 extension ParsedCommandLine {
   /// The values of the string catalogs the command line needs: the user's language alone for
   /// a command that shows one (see ``CommandDefinition/showsOneLanguage``) and names no juice
-  /// or fruit, else every language.
+  /// or fruit, without the juices' names when it shows none; else everything.
   ///
   /// - Parameter language: The user's language, or `nil` for the source language.
   func stringSelection(language: String?) -> StringCatalog.Selection {
@@ -234,7 +234,9 @@ extension ParsedCommandLine {
       $0.0.completion == .juice || $0.0.completion == .fruit
     }
     guard definition.showsOneLanguage, !namesData else { return .everything }
-    return .language(language)
+    return .language(
+      language,
+      omittedPrefixes: definition.showsJuiceNames ? [] : [LocalizationKey.juicePrefix])
   }
 }
 

@@ -140,7 +140,7 @@ extension StringCatalog {
     var merged: [String: [(entry: StringCatalogFile.Entry, file: Int)]] = [:]
     merged.reserveCapacity(decoded.reduce(0) { $0 + ($1.file.strings?.count ?? 0) })
     for (index, file) in decoded.enumerated() {
-      for (key, entry) in file.file.strings ?? [] where selection.keys?.contains(key) ?? true {
+      for (key, entry) in file.file.strings ?? [] where selection.includes(key: key) {
         merged[key, default: []].append((entry, index))
       }
     }

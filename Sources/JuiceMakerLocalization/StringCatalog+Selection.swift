@@ -18,6 +18,9 @@ extension StringCatalog {
     public var languages: Set<String>?
     /// The keys loaded; `nil` for every key.
     public var keys: Set<String>?
+    /// The prefixes of keys not loaded, such as `juice.` for a program that shows no juice's
+    /// name.
+    public var omittedPrefixes: [String]
 
     /// A selection of languages and keys.
     ///
@@ -25,9 +28,13 @@ extension StringCatalog {
     ///   - languages: The normalized languages whose values are built besides each file's
     ///     source language, or `nil` for every language.
     ///   - keys: The keys loaded, or `nil` for every key.
-    public init(languages: Set<String>? = nil, keys: Set<String>? = nil) {
+    ///   - omittedPrefixes: The prefixes of keys not loaded.
+    public init(
+      languages: Set<String>? = nil, keys: Set<String>? = nil, omittedPrefixes: [String] = []
+    ) {
       self.languages = languages
       self.keys = keys
+      self.omittedPrefixes = omittedPrefixes
     }
 
     /// Every language of every key.
@@ -40,12 +47,20 @@ extension StringCatalog {
     ///   - language: A tag or POSIX locale name, as the localizer takes it, or `nil` for the
     ///     source languages alone.
     ///   - keys: The keys loaded, or `nil` for every key.
-    public static func language(_ language: String?, keys: Set<String>? = nil) -> Selection {
+    ///   - omittedPrefixes: The prefixes of keys not loaded.
+    public static func language(
+      _ language: String?, keys: Set<String>? = nil, omittedPrefixes: [String] = []
+    ) -> Selection {
       let tags = language.flatMap(LanguageTag.normalized).map(LanguageTag.fallbacks(for:)) ?? []
-      return Selection(languages: Set(tags), keys: keys)
+      return Selection(languages: Set(tags), keys: keys, omittedPrefixes: omittedPrefixes)
     }
 
     /// Whether every value of every key is built.
-    var isEverything: Bool { languages == nil && keys == nil }
+    var isEverything: Bool { languages == nil && keys == nil && omittedPrefixes.isEmpty }
+
+    /// Whether the key is loaded.
+    func includes(key: String) -> Bool {
+      (keys?.contains(key) ?? true) && !omittedPrefixes.contains { key.hasPrefix($0) }
+    }
   }
 }

@@ -49,8 +49,7 @@ extension StringCatalogFile {
           switch depth {
           case 2:
             // A key of `strings`.
-            guard let keys = selection.keys, !keys.contains(name) else { return nil }
-            return .object([])
+            return selection.includes(key: name) ? nil : .object([])
           case 4:
             // A language of an entry's `localizations`.
             guard let languages else { return nil }

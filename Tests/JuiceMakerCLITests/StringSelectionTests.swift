@@ -3,23 +3,38 @@ import Testing
 
 @testable import JuiceMakerCLI
 
-/// Which languages of the string catalogs a command line loads: the user's alone for a command
-/// that shows one and names no juice or fruit, every one for the rest.
+/// What of the string catalogs a command line loads: the user's language alone for a command
+/// that shows one and names no juice or fruit, without the juices' names for one that shows
+/// none, and everything for the rest.
 struct StringSelectionTests {
+  enum Expected: Sendable {
+    case everything
+    case oneLanguage
+    case oneLanguageWithoutJuices
+  }
+
   @Test(
     arguments: [
-      (["menu"], true), (["stock"], true), (["stock", "--low"], true), (["history"], true),
-      (["report"], true), (["reorder"], true), (["init"], true), (["packs"], true),
-      (["menu", "--help"], true), (["stock", "add", "딸기", "1"], false),
-      (["stock", "limits", "kiwi", "--min", "2"], false), (["order", "kiwi-juice"], false),
-      (["validate"], false), (["shop"], false), ([], false), (["serve"], false),
-    ] as [([String], Bool)])
-  func aCommandLoadsOneLanguageOnlyWhenItNeedsNoOther(arguments: [String], oneLanguage: Bool) {
+      (["menu"], .oneLanguage), (["history"], .oneLanguage), (["report"], .oneLanguage),
+      (["rush"], .oneLanguage), (["menu", "--help"], .oneLanguage),
+      (["stock"], .oneLanguageWithoutJuices), (["stock", "--low"], .oneLanguageWithoutJuices),
+      (["reorder"], .oneLanguageWithoutJuices), (["init"], .oneLanguageWithoutJuices),
+      (["packs"], .oneLanguageWithoutJuices), (["stock", "add", "딸기", "1"], .everything),
+      (["stock", "limits", "kiwi", "--min", "2"], .everything),
+      (["order", "kiwi-juice"], .everything), (["validate"], .everything),
+      (["shop"], .everything), ([], .everything), (["serve"], .everything),
+    ] as [([String], Expected)])
+  func aCommandLoadsWhatItShows(arguments: [String], expected: Expected) {
     let line = ParsedCommandLine.parse(
       arguments, commands: Commands.all, global: GlobalOptions.all)
-    let selection = line.stringSelection(language: "ko_KR.UTF-8")
-    #expect(
-      selection
-        == (oneLanguage ? StringCatalog.Selection(languages: ["ko-KR", "ko"]) : .everything))
+    let korean: Set<String> = ["ko-KR", "ko"]
+    let selection: StringCatalog.Selection =
+      switch expected {
+      case .everything: .everything
+      case .oneLanguage: StringCatalog.Selection(languages: korean)
+      case .oneLanguageWithoutJuices:
+        StringCatalog.Selection(languages: korean, omittedPrefixes: ["juice."])
+      }
+    #expect(line.stringSelection(language: "ko_KR.UTF-8") == selection)
   }
 }

@@ -59,6 +59,9 @@ struct CommandDefinition: Sendable {
   /// that language (with its fallbacks) is loaded for it; a juice or fruit named on its
   /// command line still loads every language, to be found by a name in any of them.
   var showsOneLanguage = false
+  /// Whether it may show a juice's name; when not, the names of juices are not loaded for it
+  /// (with ``showsOneLanguage``).
+  var showsJuiceNames = true
 
   /// The catalog key of the text `--help` shows after the usage line.
   var helpKey: String { "help." + name }

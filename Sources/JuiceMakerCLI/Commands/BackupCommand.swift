@@ -8,7 +8,7 @@ import JuiceMakerSQLite
 struct BackupCommand: Command {
   static let definition = CommandDefinition(
     name: "backup", arguments: [ArgumentSpec(name: "FILE", completion: .file)],
-    showsOneLanguage: true)
+    showsOneLanguage: true, showsJuiceNames: false)
 
   let context: Context
   let file: String
@@ -51,7 +51,7 @@ struct BackupCommand: Command {
 struct RestoreCommand: Command {
   static let definition = CommandDefinition(
     name: "restore", arguments: [ArgumentSpec(name: "FILE", completion: .file)],
-    showsOneLanguage: true)
+    showsOneLanguage: true, showsJuiceNames: false)
 
   let context: Context
   let file: String

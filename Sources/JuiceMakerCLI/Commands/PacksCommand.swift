@@ -2,7 +2,8 @@ import JuiceMakerKit
 
 /// `juice-maker packs`: where each recipe pack and string catalog comes from, in load order.
 struct PacksCommand: Command {
-  static let definition = CommandDefinition(name: "packs", showsOneLanguage: true)
+  static let definition = CommandDefinition(
+    name: "packs", showsOneLanguage: true, showsJuiceNames: false)
 
   let context: Context
 

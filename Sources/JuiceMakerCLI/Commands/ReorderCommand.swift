@@ -5,7 +5,7 @@ import JuiceMakerKit
 struct ReorderCommand: Command {
   static let csvFlag = Flag("csv")
   static let definition = CommandDefinition(
-    name: "reorder", options: [csvFlag.spec], showsOneLanguage: true)
+    name: "reorder", options: [csvFlag.spec], showsOneLanguage: true, showsJuiceNames: false)
 
   let context: Context
   let csv: Bool

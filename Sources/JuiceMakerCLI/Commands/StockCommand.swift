@@ -19,7 +19,7 @@ struct StockCommand: Command {
       ArgumentSpec(name: "FRUIT", completion: .fruit),
       ArgumentSpec(name: "N"),
     ],
-    shorterForms: [limitsWord: 2], showsOneLanguage: true)
+    shorterForms: [limitsWord: 2], showsOneLanguage: true, showsJuiceNames: false)
 
   /// One edit: the action, the fruit as given, and N.
   struct Edit {

@@ -88,5 +88,12 @@ struct StringCatalogSelectionTests {
       sources: sources, selection: .language("ko", keys: ["version.data", "no.such.key"]))
     #expect(catalog.keys == ["version.data"])
     #expect(catalog.localizer(for: "ko").string("version.data", .string("1")) == "내장 데이터 1")
+
+    let full = try StringCatalog(sources: sources)
+    let withoutJuices = try StringCatalog(
+      sources: sources, selection: .language("en", omittedPrefixes: ["juice."]))
+    #expect(withoutJuices.keys == full.keys.filter { !$0.hasPrefix("juice.") })
+    #expect(withoutJuices.localizer(for: "en").name(of: "kiwi-juice") == "kiwi-juice")
+    #expect(withoutJuices.localizer(for: "en").name(of: "kiwi", count: 2) == "kiwis")
   }
 }
