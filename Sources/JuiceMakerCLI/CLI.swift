@@ -147,8 +147,8 @@ public struct CLI {
   private func answerVersion(
     _ line: ParsedCommandLine, configuration: Configuration, json: Bool
   ) -> (ExitCode, Texts?, Bool)? {
-    guard line.problem == nil,
-      let global = try? GlobalOptions(line, configuration: configuration), global.version
+    guard line.isSet(GlobalOptions.version), line.problem == nil,
+      (try? GlobalOptions(line, configuration: configuration)) != nil
     else { return nil }
     let language = configuration.language(given: line.text(GlobalOptions.lang.spec))
     let sources = BuiltInData.files.filter { $0.directory == "Localization" }.map {
