@@ -225,13 +225,15 @@ public struct CLI {
 extension ParsedCommandLine {
   /// The values of the string catalogs the command line needs: the user's language alone for
   /// a command that shows one (see ``CommandDefinition/showsOneLanguage``) and names no juice
-  /// or fruit, without the juices' names when it shows none; else everything.
+  /// or fruit but by what may be its id, without the juices' names when it shows none; else
+  /// everything. A juice or fruit given by what turns out to be a name loads every language
+  /// then (`Context.stringsInEveryLanguage()`).
   ///
   /// - Parameter language: The user's language, or `nil` for the source language.
   func stringSelection(language: String?) -> StringCatalog.Selection {
     let definition = self.definition
-    let namesData = zip(definition.arguments, arguments).contains {
-      $0.0.completion == .juice || $0.0.completion == .fruit
+    let namesData = zip(definition.arguments, arguments).contains { spec, argument in
+      (spec.completion == .juice || spec.completion == .fruit) && !NameIndex.mayBeID(argument)
     }
     guard definition.showsOneLanguage, !namesData else { return .everything }
     return .language(

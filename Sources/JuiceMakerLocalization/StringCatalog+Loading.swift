@@ -145,7 +145,8 @@ extension StringCatalog {
       }
     }
     let (storage, duplicates) = Self.compile(
-      merged, files: decoded, sourceLanguage: first.sourceLanguage, issues: issues)
+      merged, files: decoded, sourceLanguage: first.sourceLanguage, issues: issues,
+      selection: selection)
     if let error = LocalizationError.combining(errors + duplicates) {
       throw error
     }
@@ -173,7 +174,7 @@ extension StringCatalog {
   ///   for each key two files give a value in the same language, in file order.
   private static func compile(
     _ merged: [String: [(entry: StringCatalogFile.Entry, file: Int)]], files: [DecodedFile],
-    sourceLanguage: String, issues: [LocalizationIssue]
+    sourceLanguage: String, issues: [LocalizationIssue], selection: Selection
   ) -> (Storage, [LocalizationError]) {
     // Every key names the same few languages: normalize each spelling once.
     var tagsBySpelling: [String: String] = [:]
@@ -245,7 +246,7 @@ extension StringCatalog {
     duplicates.sort { ($0.file, $0.key, $0.language) < ($1.file, $1.key, $1.language) }
     let storage = Storage(
       sourceLanguage: sourceLanguage, languages: languages, entries: entries,
-      files: files.map(\.name), issues: issues)
+      files: files.map(\.name), issues: issues, selection: selection)
     return (storage, duplicates.map(\.error))
   }
 }

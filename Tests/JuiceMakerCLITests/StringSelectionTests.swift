@@ -4,8 +4,8 @@ import Testing
 @testable import JuiceMakerCLI
 
 /// What of the string catalogs a command line loads: the user's language alone for a command
-/// that shows one and names no juice or fruit, without the juices' names for one that shows
-/// none, and everything for the rest.
+/// that shows one and names no juice or fruit but by what may be its id, without the juices'
+/// names for one that shows none, and everything for the rest.
 struct StringSelectionTests {
   enum Expected: Sendable {
     case everything
@@ -20,8 +20,11 @@ struct StringSelectionTests {
       (["stock"], .oneLanguageWithoutJuices), (["stock", "--low"], .oneLanguageWithoutJuices),
       (["reorder"], .oneLanguageWithoutJuices), (["init"], .oneLanguageWithoutJuices),
       (["packs"], .oneLanguageWithoutJuices), (["stock", "add", "딸기", "1"], .everything),
-      (["stock", "limits", "kiwi", "--min", "2"], .everything),
-      (["order", "kiwi-juice"], .everything), (["validate"], .everything),
+      (["stock", "add", "kiwi", "1"], .oneLanguageWithoutJuices),
+      (["stock", "limits", "kiwi", "--min", "2"], .oneLanguageWithoutJuices),
+      (["stock", "limits", "Kiwi", "--min", "2"], .everything),
+      (["order", "kiwi-juice"], .oneLanguage), (["order", "Kiwi Juice"], .everything),
+      (["order", "딸바쥬스"], .everything), (["validate"], .everything),
       (["shop"], .everything), ([], .everything), (["serve"], .everything),
     ] as [([String], Expected)])
   func aCommandLoadsWhatItShows(arguments: [String], expected: Expected) {

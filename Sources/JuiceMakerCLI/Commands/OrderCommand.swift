@@ -36,7 +36,8 @@ struct OrderCommand: Command {
 
   func run(input: inout any LineInput) throws(CLIError) {
     let catalog = try context.loadCatalog()
-    let juice = try NameIndex.juice(named: juiceName, in: catalog, strings: context.strings)
+    let juice = try NameIndex.juice(
+      named: juiceName, in: catalog, strings: context.stringsInEveryLanguage)
     let store = try context.openStore(for: catalog)
     let shop = JuiceMaker(name: context.shopName, catalog: catalog, store: store)
     // A generated id too, so a lost reply can be settled by sending the order again

@@ -98,14 +98,16 @@ struct StockCommand: Command {
     case .edit(let edit):
       try run(edit, catalog: catalog)
     case .limits(let name, let minimum, let par):
-      let fruit = try NameIndex.fruit(named: name, in: catalog, strings: context.strings)
+      let fruit = try NameIndex.fruit(
+        named: name, in: catalog, strings: context.stringsInEveryLanguage)
       let store = try context.openStore(for: catalog)
       try setLimits(of: fruit, minimum: minimum, par: par, store: store, catalog: catalog)
     }
   }
 
   private func run(_ edit: Edit, catalog: Catalog) throws(CLIError) {
-    let fruit = try NameIndex.fruit(named: edit.fruit, in: catalog, strings: context.strings)
+    let fruit = try NameIndex.fruit(
+      named: edit.fruit, in: catalog, strings: context.stringsInEveryLanguage)
     let store = try context.openStore(for: catalog)
     let change = try edit.action.apply(
       edit.quantity, of: fruit, in: store, by: context.shopName, expecting: edit.expected)
