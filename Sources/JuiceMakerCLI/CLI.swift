@@ -75,6 +75,10 @@ public struct CLI {
       arguments, commands: Commands.all, global: GlobalOptions.all)
     let json = line.isSet(GlobalOptions.json)
     let configuration = Configuration(environment: environment)
+    if let answered = answerVersion(line, configuration: configuration, json: json) {
+      return answered
+    }
+    let language = configuration.language(given: line.text(GlobalOptions.lang.spec))
     let catalogFiles: [DataLayers.File]
     let loaded: (strings: StringCatalog, skipped: [DataLayers.File], problems: LocalizationError?)
     do throws(LocalizationError) {
@@ -84,12 +88,12 @@ public struct CLI {
         ?? (try? configuration.value(for: GlobalOptions.localization.spec)).flatMap { $0 }
       catalogFiles = try DataLayers.catalogs(given: given, configuration: configuration)
       // A broken catalog of the user's is left out with a warning; `validate` reports it.
-      loaded = try DataLayers.loadStringsSkippingBrokenUserCatalogs(catalogFiles)
+      loaded = try DataLayers.loadStringsSkippingBrokenUserCatalogs(
+        catalogFiles, selection: line.stringSelection(language: language))
     } catch {
       return (report(.invalidStrings(error), texts: nil, json: json), nil, json)
     }
     let strings = loaded.strings
-    let language = configuration.language(given: line.text(GlobalOptions.lang.spec))
     let localizer = strings.localizer(for: language)
     let texts = Texts(localizer: localizer)
     if let warning = localizer.fallbackWarning {
@@ -99,11 +103,7 @@ public struct CLI {
       if let problem = line.problem { throw problem }
       let global = try GlobalOptions(line, configuration: configuration)
       if global.version {
-        output.write(
-          json
-            ? JSONOutput.encode(["version": Self.version, "data": DataLayers.builtInVersion])
-            : "juice-maker \(Self.version)\n"
-              + texts.string("version.data", .string(DataLayers.builtInVersion)) + "\n")
+        writeVersion(texts: texts, json: json)
         return (.success, texts, json)
       }
       if global.help {
@@ -136,6 +136,44 @@ public struct CLI {
     } catch {
       return (report(error, texts: texts, json: json), texts, json)
     }
+  }
+
+  /// Answers `--version` from the words built into the binary, before any pack or other
+  /// catalog is read, so that it is quick and a broken catalog never stops it: of the built-in
+  /// catalogs it builds the one key it shows, in the user's language.
+  ///
+  /// - Returns: What `run` returns, or `nil` when the command line is not a valid `--version`
+  ///   (then the usual path answers it, with every message in the user's language).
+  private func answerVersion(
+    _ line: ParsedCommandLine, configuration: Configuration, json: Bool
+  ) -> (ExitCode, Texts?, Bool)? {
+    guard line.isSet(GlobalOptions.version), line.problem == nil,
+      (try? GlobalOptions(line, configuration: configuration)) != nil
+    else { return nil }
+    let language = configuration.language(given: line.text(GlobalOptions.lang.spec))
+    let sources = BuiltInData.files.filter { $0.directory == "Localization" }.map {
+      (name: $0.shownPath, data: Data($0.text.utf8))
+    }
+    guard
+      let strings = try? StringCatalog(
+        sources: sources, selection: .language(language, keys: ["version.data", "text.cut"]))
+    else { return nil }
+    let localizer = strings.localizer(for: language)
+    if let warning = localizer.fallbackWarning {
+      errorOutput.write(scrubbed(Texts.shown(warning.description)) + "\n")
+    }
+    let texts = Texts(localizer: localizer)
+    writeVersion(texts: texts, json: json)
+    return (.success, texts, json)
+  }
+
+  /// Writes the version of the program and of its built-in data.
+  private func writeVersion(texts: Texts, json: Bool) {
+    output.write(
+      json
+        ? JSONOutput.encode(["version": Self.version, "data": DataLayers.builtInVersion])
+        : "juice-maker \(Self.version)\n"
+          + texts.string("version.data", .string(DataLayers.builtInVersion)) + "\n")
   }
 
   /// The exit code once every write is checked: a failed write to standard output or
@@ -181,6 +219,26 @@ public struct CLI {
   private func scrubbed(_ message: String) -> String {
     let variables = environment.filter { $0.key.hasPrefix("JUICE_MAKER_") }.map(\.value)
     return ConnectionURI.scrub(message, ofEveryURIIn: arguments + variables)
+  }
+}
+
+extension ParsedCommandLine {
+  /// The values of the string catalogs the command line needs: the user's language alone for
+  /// a command that shows one (see ``CommandDefinition/showsOneLanguage``) and names no juice
+  /// or fruit but by what may be its id, without the juices' names when it shows none; else
+  /// everything. A juice or fruit given by what turns out to be a name loads every language
+  /// then (`Context.stringsInEveryLanguage()`).
+  ///
+  /// - Parameter language: The user's language, or `nil` for the source language.
+  func stringSelection(language: String?) -> StringCatalog.Selection {
+    let definition = self.definition
+    let namesData = zip(definition.arguments, arguments).contains { spec, argument in
+      (spec.completion == .juice || spec.completion == .fruit) && !NameIndex.mayBeID(argument)
+    }
+    guard definition.showsOneLanguage, !namesData else { return .everything }
+    return .language(
+      language,
+      omittedPrefixes: definition.showsJuiceNames ? [] : [LocalizationKey.juicePrefix])
   }
 }
 

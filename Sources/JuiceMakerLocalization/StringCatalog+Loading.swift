@@ -85,24 +85,33 @@ extension StringCatalog {
   /// Loads and merges catalogs given by name and contents, such as catalogs built into a
   /// program, in the given order.
   ///
-  /// - Parameter sources: Each catalog's name, which errors and ``file(definingKey:)`` use
-  ///   (such as `<built-in>/Localization/Localizable.xcstrings`), and its contents.
+  /// - Parameters:
+  ///   - sources: Each catalog's name, which errors and ``file(definingKey:)`` use (such as
+  ///     `<built-in>/Localization/Localizable.xcstrings`), and its contents.
+  ///   - selection: The keys and languages to build; every one by default. See ``Selection``
+  ///     for what a load of fewer does not check.
   /// - Throws: `LocalizationError`, as ``init(directory:)`` does.
-  public init(sources: [(name: String, data: Data)]) throws(LocalizationError) {
+  public init(sources: [(name: String, data: Data)], selection: Selection = .everything)
+    throws(LocalizationError)
+  {
     guard !sources.isEmpty else { throw .noCatalogFiles(location: "(no files)") }
-    try self.init(sources: sources.map { ($0.name, [UInt8]($0.data)) }, errors: [])
+    try self.init(
+      sources: sources.map { ($0.name, [UInt8]($0.data)) }, errors: [], selection: selection)
   }
 
   /// Decodes, merges, and compiles catalog files, collecting every problem.
-  private init(sources: [(name: String, bytes: [UInt8])], errors: [LocalizationError])
-    throws(LocalizationError)
-  {
+  private init(
+    sources: [(name: String, bytes: [UInt8])], errors: [LocalizationError],
+    selection: Selection = .everything
+  ) throws(LocalizationError) {
     var errors = errors
     var decoded: [DecodedFile] = []
     var issues: [LocalizationIssue] = []
     for source in sources {
       do {
-        let (file, duplicates) = try StringCatalogFile.decode(source.bytes, file: source.name)
+        let (file, duplicates) = try StringCatalogFile.decode(
+          source.bytes, file: source.name, selection: selection,
+          sourceLanguages: Set(decoded.map(\.sourceLanguage)))
         let sourceLanguage =
           LanguageTag.normalized(file.sourceLanguage) ?? file.sourceLanguage
         decoded.append(DecodedFile(name: source.name, file: file, sourceLanguage: sourceLanguage))
@@ -131,12 +140,13 @@ extension StringCatalog {
     var merged: [String: [(entry: StringCatalogFile.Entry, file: Int)]] = [:]
     merged.reserveCapacity(decoded.reduce(0) { $0 + ($1.file.strings?.count ?? 0) })
     for (index, file) in decoded.enumerated() {
-      for (key, entry) in file.file.strings ?? [] {
+      for (key, entry) in file.file.strings ?? [] where selection.includes(key: key) {
         merged[key, default: []].append((entry, index))
       }
     }
     let (storage, duplicates) = Self.compile(
-      merged, files: decoded, sourceLanguage: first.sourceLanguage, issues: issues)
+      merged, files: decoded, sourceLanguage: first.sourceLanguage, issues: issues,
+      selection: selection)
     if let error = LocalizationError.combining(errors + duplicates) {
       throw error
     }
@@ -164,7 +174,7 @@ extension StringCatalog {
   ///   for each key two files give a value in the same language, in file order.
   private static func compile(
     _ merged: [String: [(entry: StringCatalogFile.Entry, file: Int)]], files: [DecodedFile],
-    sourceLanguage: String, issues: [LocalizationIssue]
+    sourceLanguage: String, issues: [LocalizationIssue], selection: Selection
   ) -> (Storage, [LocalizationError]) {
     // Every key names the same few languages: normalize each spelling once.
     var tagsBySpelling: [String: String] = [:]
@@ -236,7 +246,7 @@ extension StringCatalog {
     duplicates.sort { ($0.file, $0.key, $0.language) < ($1.file, $1.key, $1.language) }
     let storage = Storage(
       sourceLanguage: sourceLanguage, languages: languages, entries: entries,
-      files: files.map(\.name), issues: issues)
+      files: files.map(\.name), issues: issues, selection: selection)
     return (storage, duplicates.map(\.error))
   }
 }

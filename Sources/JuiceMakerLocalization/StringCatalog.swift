@@ -21,10 +21,11 @@ public struct StringCatalog: Sendable {
     let entries: [String: CatalogEntry]
     let files: [String]
     let issues: [LocalizationIssue]
+    let selection: Selection
 
     init(
       sourceLanguage: String, languages: [String], entries: [String: CatalogEntry],
-      files: [String], issues: [LocalizationIssue]
+      files: [String], issues: [LocalizationIssue], selection: Selection = .everything
     ) {
       self.sourceLanguage = sourceLanguage
       self.languages = languages
@@ -33,6 +34,7 @@ public struct StringCatalog: Sendable {
       self.entries = entries
       self.files = files
       self.issues = issues
+      self.selection = selection
     }
   }
 
@@ -57,6 +59,9 @@ public struct StringCatalog: Sendable {
 
   /// The names of the files loaded, in load order.
   public var files: [String] { storage.files }
+
+  /// What the catalog was loaded with: ``Selection/everything``, or fewer keys and languages.
+  public var selection: Selection { storage.selection }
 
   /// The name of the file that defines a key.
   ///

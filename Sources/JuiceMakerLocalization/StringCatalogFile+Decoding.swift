@@ -11,9 +11,16 @@ extension StringCatalogFile {
   /// loading: the last copy is used, as `JSONDecoder` and Xcode use it, and the repetition is
   /// returned to be reported as a warning.
   ///
+  /// With a selection, the values of the keys and languages it leaves out are checked as JSON
+  /// but not built: such a key is decoded as an entry without localizations, such a language
+  /// as a localization without a value, so its name still counts.
+  ///
   /// - Parameters:
   ///   - data: The file's contents.
   ///   - file: The file's name, used in errors.
+  ///   - selection: The keys and languages to build.
+  ///   - sourceLanguages: The normalized source languages of the files loaded before, which
+  ///     are built too, as is this file's own.
   /// - Returns: The decoded file and the keys written twice.
   /// - Throws: `LocalizationError.malformedJSON` with the line and column, or
   ///   `LocalizationError.invalidStructure` naming a field that is missing or has the wrong type
@@ -21,11 +28,45 @@ extension StringCatalogFile {
   ///   model's fields, and of the members of keyed objects as written.
   /// - Complexity: O(*n*) in the size of the file.
   static func decode(
-    _ data: [UInt8], file: String
+    _ data: [UInt8], file: String, selection: StringCatalog.Selection = .everything,
+    sourceLanguages: Set<String> = []
   ) throws(LocalizationError) -> (file: StringCatalogFile, duplicates: [JSONParser.DuplicateKey]) {
     let parsed: (root: JSONNode, duplicates: [JSONParser.DuplicateKey])
     do throws(JSONParser.Failure) {
-      parsed = try JSONParser.parseKeepingLastDuplicate(data)
+      if selection.isEverything {
+        parsed = try JSONParser.parseKeepingLastDuplicate(data)
+      } else {
+        var languages = selection.languages.map { $0.union(sourceLanguages) }
+        if languages != nil, let own = Self.sourceLanguage(of: data) {
+          languages?.insert(LanguageTag.normalized(own) ?? own)
+        }
+        // Every key names the same few languages: judge each spelling once, and the one
+        // just judged without hashing it again.
+        var keeps: [String: Bool] = [:]
+        var last: (name: String, keeps: Bool)?
+        parsed = try JSONParser.parseKeepingLastDuplicate(data, skippingAt: [2, 4]) {
+          depth, name in
+          switch depth {
+          case 2:
+            // A key of `strings`.
+            return selection.includes(key: name) ? nil : .object([])
+          case 4:
+            // A language of an entry's `localizations`.
+            guard let languages else { return nil }
+            let judged: Bool
+            if let last, last.name == name {
+              judged = last.keeps
+            } else {
+              judged = keeps[name] ?? languages.contains(LanguageTag.normalized(name) ?? name)
+              keeps[name] = judged
+              last = (name, judged)
+            }
+            return judged ? nil : .object([])
+          default:
+            return nil
+          }
+        }
+      }
     } catch {
       throw .malformedJSON(
         file: file, reason: "line \(error.line), column \(error.column): \(error.reason)")
@@ -37,6 +78,21 @@ extension StringCatalogFile {
         file: file, path: error.path, line: error.line, column: error.column,
         reason: error.reason)
     }
+  }
+
+  /// The `sourceLanguage` of a file as written, read before the rest so that its values are
+  /// built whatever the selection; `nil` when the file has no such string, which decoding
+  /// then reports.
+  private static func sourceLanguage(of data: [UInt8]) -> String? {
+    if let first = JSONParser.leadingString(data, key: "sourceLanguage") { return first }
+    // Written after `strings`: read the file once more, skipping them.
+    let skimmed = try? JSONParser.parseKeepingLastDuplicate(data, skippingAt: [1]) { _, name in
+      name == "strings" ? .null : nil
+    }
+    guard case .object(let members)? = skimmed?.root.value,
+      case .string(let language)? = members.last(where: { $0.key == "sourceLanguage" })?.node.value
+    else { return nil }
+    return language
   }
 }
 

@@ -43,6 +43,9 @@ struct Benchmark {
     if options.wantsGroup("startup") {
       try StartupBenchmarks(options: options, paths: paths).run(into: &report)
     }
+    if options.wantsGroup("large") {
+      try LargeMenuBenchmarks(options: options, paths: paths).run(into: &report)
+    }
     if options.wantsGroup("durable") {
       try await DurableBenchmarks(options: options).run(into: &report)
     }

@@ -7,8 +7,8 @@
 /// - `--quick`: fewer and shorter runs (5 runs, about 30 ms each; 20 process starts), for
 ///   a smoke test; the figures are noisier.
 /// - `--only NAME`: measure only the figures named `NAME` or starting with `NAME.`, such as
-///   `orders`, `catalog.one_pack`, or `startup.ratio.stock_vs_foundation`; may be repeated or
-///   comma-separated. A ratio measures the figures it divides.
+///   `orders`, `catalog.one_pack`, `large.menu`, or `startup.ratio.stock_vs_foundation`;
+///   may be repeated or comma-separated. A ratio measures the figures it divides.
 /// - `--root DIR`: the package root, with `Recipes/` and `Localization/`; by default the
 ///   current directory when it has both, else the root this file was built from.
 struct Options: Sendable {
@@ -72,6 +72,6 @@ struct Options: Sendable {
     goal="OP THRESHOLD"|none pass=true|false|none. Exits 0 unless something fails to run;
     a missed goal prints pass=false.
 
-    Groups: orders, rush, catalog, startup, durable, memory, rendering, postgres, http.
+    Groups: orders, rush, catalog, startup, large, durable, memory, rendering, postgres, http.
     """
 }

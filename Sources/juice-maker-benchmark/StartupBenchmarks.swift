@@ -1,18 +1,20 @@
 import Foundation
 
-/// `juice-maker stock` end to end, against a bare Foundation program that reads the same
-/// two JSON files: median wall time of many starts, and peak resident memory.
+/// `juice-maker stock` and `juice-maker --version` end to end, against a bare Foundation
+/// program that reads the same two JSON files as `stock`: median wall time of many starts,
+/// and peak resident memory.
 ///
 /// Both programs come from the same build directory as the benchmark and run with the
 /// package root as their working directory, so `stock` reads the default `Recipes/` and
-/// `Localization/`. `stock` uses a store file in a temporary directory, created by one
-/// untimed run; each program is started twice untimed before the timed starts. Peak memory
+/// `Localization/`. `stock` uses a store file in a temporary directory, made by one
+/// untimed `init`; each program is started twice untimed before the timed starts. Peak memory
 /// is measured through a fresh launcher process (see `ChildMode`).
 struct StartupBenchmarks {
   let options: Options
   let paths: Paths
 
   func run(into report: inout Report) throws(BenchmarkError) {
+    let runs = ProgramRuns(options: options, paths: paths)
     let stock = try paths.program("juice-maker")
     let baseline = try paths.program("juice-maker-baseline")
     Report.note("juice-maker: \(Self.linkage(of: stock)); baseline: \(Self.linkage(of: baseline))")
@@ -32,31 +34,47 @@ struct StartupBenchmarks {
 
     let store = directory.appendingPathComponent("store.sqlite").path
     let stockArguments = ["stock", "--store", store]
-    // One untimed run creates the store file.
-    _ = try ChildProcess.run(stock, stockArguments)
-    let wall = [
+    // A named store is made by `init` alone; `stock` refuses a missing one.
+    let created = try ChildProcess.run(stock, ["init", "--store", store])
+    guard created.status == 0 else {
+      throw .wrongResult("juice-maker init --store \(store) exited \(created.status)")
+    }
+    let wantsStock = [
       "startup.stock", "startup.foundation_baseline", "startup.ratio.stock_vs_foundation",
-    ]
-    if wall.contains(where: options.wants) {
+    ].contains(where: options.wants)
+    let wantsVersion = [
+      "startup.version", "startup.foundation_baseline", "startup.ratio.version_vs_foundation",
+    ].contains(where: options.wants)
+    if wantsStock {
       report.record(
         Figure(
-          "startup.stock", .milliseconds, try wallTimes(stock, stockArguments),
+          "startup.stock", .milliseconds, try runs.wallTimes(stock, stockArguments),
           goal: .atMost(15)))
+    }
+    if wantsVersion {
       report.record(
-        Figure("startup.foundation_baseline", .milliseconds, try wallTimes(baseline, [])))
+        Figure("startup.version", .milliseconds, try runs.wallTimes(stock, ["--version"])))
+    }
+    if wantsStock || wantsVersion {
+      report.record(
+        Figure("startup.foundation_baseline", .milliseconds, try runs.wallTimes(baseline, [])))
       report.recordRatio(
         "startup.ratio.stock_vs_foundation", "startup.stock", "startup.foundation_baseline",
         goal: .atMost(1.5))
+      report.recordRatio(
+        "startup.ratio.version_vs_foundation", "startup.version", "startup.foundation_baseline",
+        goal: .atMost(1.2))
     }
     if options.wants("startup.stock_peak_rss") {
       report.record(
         Figure(
-          "startup.stock_peak_rss", .megabytes, try peaks(stock, stockArguments),
+          "startup.stock_peak_rss", .megabytes, try runs.peaks(stock, stockArguments),
           goal: .atMost(25)))
     }
     if options.wants("startup.foundation_baseline_peak_rss") {
       report.record(
-        Figure("startup.foundation_baseline_peak_rss", .megabytes, try peaks(baseline, [])))
+        Figure(
+          "startup.foundation_baseline_peak_rss", .megabytes, try runs.peaks(baseline, [])))
     }
     if options.wants("startup.phase") {
       try phases(store: store, into: &report)
@@ -81,50 +99,6 @@ struct StartupBenchmarks {
     for (name, samples) in zip(["strings", "catalog", "store"], times) {
       report.record(Figure("startup.phase.\(name)", .milliseconds, Samples(samples)))
     }
-  }
-
-  /// Starts a program `options.starts` times after two untimed starts.
-  ///
-  /// - Returns: Milliseconds of wall time of each timed start.
-  private func wallTimes(_ program: String, _ arguments: [String]) throws(BenchmarkError)
-    -> Samples
-  {
-    var walls: [Double] = []
-    for index in 0..<(options.starts + 2) {
-      let run = try ChildProcess.run(program, arguments)
-      guard run.status == 0 else {
-        throw .wrongResult("\(program) \(arguments.joined(separator: " ")) exited \(run.status)")
-      }
-      if index >= 2 { walls.append(run.wall.seconds * 1000) }
-    }
-    return Samples(walls)
-  }
-
-  /// Starts a program `options.runs` times through the benchmark's `--child launch` mode,
-  /// whose small fork is all that can overstate the program's peak (see `ChildMode`).
-  ///
-  /// - Returns: Megabytes of peak resident memory of each start.
-  private func peaks(_ program: String, _ arguments: [String]) throws(BenchmarkError) -> Samples {
-    let launcher = try paths.program("juice-maker-benchmark")
-    var peaks: [Double] = []
-    var floor = 0
-    for _ in 0..<options.runs {
-      let run = try ChildProcess.run(
-        launcher, ["--child", "launch", program] + arguments, captureOutput: true)
-      let numbers = run.output.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
-      guard run.status == 0, numbers.count == 3, numbers[1] == 0 else {
-        throw .wrongResult("launching \(program) failed: \(run.status) \(run.output)")
-      }
-      peaks.append(Double(numbers[0]) / 1_048_576)
-      floor = max(floor, numbers[2])
-    }
-    let measured = Samples(peaks)
-    if measured.min * 1_048_576 <= Double(floor) {
-      Report.note(
-        "\(program): peak \(measured.min) MB is not above the launcher's floor of"
-          + " \(floor / 1024) KB, so it may be overstated")
-    }
-    return measured
   }
 
   /// The program's size, and whether it loads the Swift runtime as a shared library (its

@@ -95,6 +95,29 @@ struct ConfigurationTests {
     #expect(outcome.stderr == "")
   }
 
+  /// `--version` reads no pack and no catalog but the built-in ones, so neither a broken
+  /// catalog nor a missing directory stops it; `menu` still fails on the same catalog.
+  @Test func versionReadsNoPackAndNoGivenCatalog() async throws {
+    let sandbox = try Sandbox()
+    let broken = try Fixtures.brokenCatalog(in: sandbox)[3]
+    let missing = sandbox.path("no-such-directory")
+    let lines: [([String], [String: String])] = [
+      (["--localization", broken, "--version"], [:]),
+      (["--version", "--lang", "ko"], ["JUICE_MAKER_LOCALIZATION": broken]),
+      (["--recipes", missing, "--localization", missing, "--json", "--version"], [:]),
+    ]
+    for (arguments, environment) in lines {
+      let outcome = try await sandbox.run(arguments, environment: environment)
+      #expect(outcome.status == 0, "\(outcome)")
+      #expect(outcome.stderr == "", "\(outcome)")
+    }
+    let korean = try await sandbox.run(["--localization", broken, "--lang", "ko", "--version"])
+    #expect(korean.lines.first == "juice-maker 1.0.0", "\(korean)")
+    #expect(korean.lines.last?.hasPrefix("내장 데이터 ") == true, "\(korean)")
+    let menu = try await sandbox.run(["--localization", broken, "menu"])
+    #expect(menu.status == 65, "\(menu)")
+  }
+
   @Test(
     arguments: [
       (["--help"], "juice-maker — a juice shop on the command line."),

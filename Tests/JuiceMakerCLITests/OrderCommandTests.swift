@@ -87,6 +87,15 @@ struct OrderCommandTests {
     #expect(document.string("juice") == "strawberry-banana-juice")
   }
 
+  /// A name written like an id but no juice's id is looked up in every language, though the
+  /// command started with the user's language alone.
+  @Test func aNameWrittenLikeAnIDIsFoundInAnotherLanguage() async throws {
+    let sandbox = try Sandbox()
+    let outcome = try await sandbox.run(["--lang", "ko", "order", "strawberrybananajuice"])
+    #expect(outcome.status == 0, "\(outcome)")
+    #expect(outcome.stdout == "딸바쥬스 나왔습니다! 맛있게 드세요!\n")
+  }
+
   @Test func namesOfTheOtherLanguageWorkToo() async throws {
     let sandbox = try Sandbox()
     let outcome = try await sandbox.run(["--lang", "ko", "order", "Banana Juice"])

@@ -120,6 +120,15 @@ struct StockCommandTests {
     #expect(outcome.stdout == "kiwis: 12 in stock\n")
   }
 
+  /// `kiwis` is written like an id but is the English plural: in Korean it is looked up in
+  /// every language, though the command started with Korean alone.
+  @Test func aNameWrittenLikeAnIDIsFoundInAnotherLanguage() async throws {
+    let sandbox = try Sandbox()
+    let outcome = try await sandbox.run(["--lang", "ko", "stock", "add", "kiwis", "2"])
+    #expect(outcome.status == 0, "\(outcome)")
+    #expect(try await sandbox.stock()["kiwi"] == 12)
+  }
+
   @Test func ambiguousFruitNameListsTheCandidates() async throws {
     let sandbox = try Sandbox()
     let data = try Fixtures.ambiguous(in: sandbox)

@@ -55,6 +55,13 @@ struct CommandDefinition: Sendable {
   /// How many arguments it takes after a first argument that is one of these words, where
   /// that is fewer than `arguments` lists (`stock limits FRUIT` takes no `N`).
   var shorterForms: [String: Int] = [:]
+  /// Whether it shows the string catalogs' words in the user's language alone, so that only
+  /// that language (with its fallbacks) is loaded for it; a juice or fruit named on its
+  /// command line still loads every language, to be found by a name in any of them.
+  var showsOneLanguage = false
+  /// Whether it may show a juice's name; when not, the names of juices are not loaded for it
+  /// (with ``showsOneLanguage``).
+  var showsJuiceNames = true
 
   /// The catalog key of the text `--help` shows after the usage line.
   var helpKey: String { "help." + name }

@@ -7,7 +7,8 @@ import JuiceMakerSQLite
 /// tables for a PostgreSQL store. FILE is never overwritten.
 struct BackupCommand: Command {
   static let definition = CommandDefinition(
-    name: "backup", arguments: [ArgumentSpec(name: "FILE", completion: .file)])
+    name: "backup", arguments: [ArgumentSpec(name: "FILE", completion: .file)],
+    showsOneLanguage: true, showsJuiceNames: false)
 
   let context: Context
   let file: String
@@ -48,7 +49,8 @@ struct BackupCommand: Command {
 /// with its levels, journal (prices and limits too) and recorded migrations.
 struct RestoreCommand: Command {
   static let definition = CommandDefinition(
-    name: "restore", arguments: [ArgumentSpec(name: "FILE", completion: .file)])
+    name: "restore", arguments: [ArgumentSpec(name: "FILE", completion: .file)],
+    showsOneLanguage: true, showsJuiceNames: false)
 
   let context: Context
   let file: String

@@ -9,7 +9,7 @@ struct CompletionsCommand: Command {
         name: "SHELL", completion: .choices,
         choices: CompletionScript.Shell.allCases.map(\.rawValue))
     ],
-    takesJSON: false)
+    takesJSON: false, showsOneLanguage: true, showsJuiceNames: false)
 
   let context: Context
   let shell: CompletionScript.Shell

@@ -15,7 +15,8 @@ struct HistoryCommand: Command {
     spec: OptionSpec(name: "until", metavariable: "TIME"),
     convert: { text throws(CLIError) in try TimeText.date(from: text, for: "--until") })
   static let definition = CommandDefinition(
-    name: "history", options: [limitOption.spec, sinceOption.spec, untilOption.spec])
+    name: "history", options: [limitOption.spec, sinceOption.spec, untilOption.spec],
+    showsOneLanguage: true)
 
   private(set) var context: Context
   /// How many entries to show.

@@ -7,7 +7,8 @@ import JuiceMakerKit
 /// instead of splitting the stock. `init` where a store exists already is refused and
 /// leaves it unchanged.
 struct InitCommand: Command {
-  static let definition = CommandDefinition(name: "init")
+  static let definition = CommandDefinition(
+    name: "init", showsOneLanguage: true, showsJuiceNames: false)
 
   let context: Context
 

@@ -2,7 +2,7 @@ import JuiceMakerKit
 
 /// `juice-maker menu`: each juice with its name, recipe, and how many can be made now.
 struct MenuCommand: Command {
-  static let definition = CommandDefinition(name: "menu")
+  static let definition = CommandDefinition(name: "menu", showsOneLanguage: true)
 
   let context: Context
 

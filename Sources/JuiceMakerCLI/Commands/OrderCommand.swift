@@ -15,7 +15,7 @@ struct OrderCommand: Command {
     })
   static let definition = CommandDefinition(
     name: "order", options: [countOption.spec, requestIDOption.spec],
-    arguments: [ArgumentSpec(name: "JUICE", completion: .juice)])
+    arguments: [ArgumentSpec(name: "JUICE", completion: .juice)], showsOneLanguage: true)
 
   let context: Context
   /// The juice as given: an id or a name.
@@ -37,8 +37,8 @@ struct OrderCommand: Command {
   func run(input: inout any LineInput) throws(CLIError) {
     let opened = try self.context.openShop()
     let (context, catalog, store) = (opened.context, opened.menu.catalog, opened.store)
-    let juice = try NameIndex(catalog: catalog, strings: context.strings).juice(
-      named: juiceName, in: catalog)
+    let juice = try NameIndex.juice(
+      named: juiceName, in: catalog, strings: context.stringsInEveryLanguage)
     let shop = JuiceMaker(name: context.shopName, catalog: catalog, store: store)
     // A generated id too, so a lost reply can be settled by sending the order again
     // with the id the message names.

@@ -19,7 +19,7 @@ struct PacksCommand: Command {
         name: "ACTION", completion: .choices, isOptional: true,
         choices: [publishWord, retireWord]),
       ArgumentSpec(name: "FILE", completion: .file, isVariadic: true),
-    ])
+    ], showsOneLanguage: true, showsJuiceNames: false)
 
   /// What the command does.
   enum Mode {

@@ -4,7 +4,8 @@ import JuiceMakerKit
 /// bring it back to par, with whether it is at or below its minimum; also `--json`.
 struct ReorderCommand: Command {
   static let csvFlag = Flag("csv")
-  static let definition = CommandDefinition(name: "reorder", options: [csvFlag.spec])
+  static let definition = CommandDefinition(
+    name: "reorder", options: [csvFlag.spec], showsOneLanguage: true, showsJuiceNames: false)
 
   let context: Context
   let csv: Bool

@@ -18,7 +18,8 @@ struct ReportCommand: Command {
   static let untilOption = HistoryCommand.untilOption
   static let csvFlag = ReorderCommand.csvFlag
   static let definition = CommandDefinition(
-    name: "report", options: [byOption.spec, sinceOption.spec, untilOption.spec, csvFlag.spec])
+    name: "report", options: [byOption.spec, sinceOption.spec, untilOption.spec, csvFlag.spec],
+    showsOneLanguage: true)
 
   let context: Context
   let query: ReportQuery

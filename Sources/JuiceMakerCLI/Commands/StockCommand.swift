@@ -19,7 +19,7 @@ struct StockCommand: Command {
       ArgumentSpec(name: "FRUIT", completion: .fruit),
       ArgumentSpec(name: "N"),
     ],
-    shorterForms: [limitsWord: 2])
+    shorterForms: [limitsWord: 2], showsOneLanguage: true, showsJuiceNames: false)
 
   /// One edit: the action, the fruit as given, and N.
   struct Edit {
@@ -104,14 +104,15 @@ struct StockCommand: Command {
     case .edit(let edit):
       try run(edit, catalog: catalog, store: store)
     case .limits(let name, let minimum, let par):
-      let fruit = try NameIndex(catalog: catalog, strings: context.strings).fruit(named: name)
+      let fruit = try NameIndex.fruit(
+        named: name, in: catalog, strings: context.stringsInEveryLanguage)
       try setLimits(of: fruit, minimum: minimum, par: par, store: store, catalog: catalog)
     }
   }
 
   private func run(_ edit: Edit, catalog: Catalog, store: FruitStore) throws(CLIError) {
-    let names = NameIndex(catalog: catalog, strings: context.strings)
-    let fruit = try names.fruit(named: edit.fruit)
+    let fruit = try NameIndex.fruit(
+      named: edit.fruit, in: catalog, strings: context.stringsInEveryLanguage)
     let change = try edit.action.apply(
       edit.quantity, of: fruit, in: store, by: context.shopName, expecting: edit.expected)
     let level = change.after

@@ -62,7 +62,9 @@ extension Context {
       do throws(LocalizationError) {
         menuCatalogFiles = try DataLayers.catalogs(
           given: global.localization, configuration: configuration, published: published)
-        let loaded = try DataLayers.loadStringsSkippingBrokenUserCatalogs(menuCatalogFiles)
+        // The languages and keys the command loaded its strings with.
+        let loaded = try DataLayers.loadStringsSkippingBrokenUserCatalogs(
+          menuCatalogFiles, selection: strings.selection)
         menuStrings = loaded.strings
         menuTexts = Texts(
           localizer: menuStrings.localizer(for: configuration.language(given: global.lang)))

@@ -132,23 +132,34 @@ enum DataLayers {
   }
 
   /// Loads string catalogs; every problem stops the load.
-  static func loadStrings(_ catalogs: [File]) throws(LocalizationError) -> StringCatalog {
-    try StringCatalog(sources: sources(of: catalogs))
+  ///
+  /// - Parameters:
+  ///   - catalogs: The catalogs of every layer, in load order.
+  ///   - selection: The keys and languages to build; every one by default.
+  static func loadStrings(
+    _ catalogs: [File], selection: StringCatalog.Selection = .everything
+  ) throws(LocalizationError) -> StringCatalog {
+    try StringCatalog(sources: sources(of: catalogs), selection: selection)
   }
 
   /// Loads string catalogs, leaving out the user's catalogs that have problems; see
   /// ``loadSkippingBrokenUserFiles(_:load:namedFiles:)``.
   ///
-  /// - Parameter catalogs: The catalogs of every layer, in load order.
+  /// - Parameters:
+  ///   - catalogs: The catalogs of every layer, in load order.
+  ///   - selection: The keys and languages to build; every one by default.
   /// - Returns: The strings, the user's files left out, and their problems (`nil` for none).
   /// - Throws: `LocalizationError` with the problems of the other layers.
-  static func loadStringsSkippingBrokenUserCatalogs(_ catalogs: [File])
-    throws(LocalizationError) -> (
-      strings: StringCatalog, skipped: [File], problems: LocalizationError?
-    )
-  {
+  static func loadStringsSkippingBrokenUserCatalogs(
+    _ catalogs: [File], selection: StringCatalog.Selection = .everything
+  ) throws(LocalizationError) -> (
+    strings: StringCatalog, skipped: [File], problems: LocalizationError?
+  ) {
     let loaded = try loadSkippingBrokenUserFiles(
-      catalogs, load: loadStrings, namedFiles: { $0.problems.map(\.files) })
+      catalogs,
+      load: { files throws(LocalizationError) in
+        try loadStrings(files, selection: selection)
+      }, namedFiles: { $0.problems.map(\.files) })
     return (
       loaded.value, loaded.skipped, LocalizationError.combining(loaded.failures.flatMap(\.problems))
     )

@@ -33,6 +33,47 @@ struct NameIndex: Sendable {
     }
   }
 
+  /// The juice a name means, as ``juice(named:in:)`` finds it, indexing the names of every
+  /// language only when the name is not a juice's id as written.
+  ///
+  /// - Parameters:
+  ///   - name: The juice as given: an id or a name in any language.
+  ///   - catalog: The packs.
+  ///   - strings: The string catalogs in every language, asked for only to index names.
+  /// - Throws: `CLIError.unknownJuice`, `.ambiguousName` listing the candidates, or what
+  ///   `strings` throws.
+  /// - Complexity: O(1) for an id as written; else O(*n*) in the juices and their names.
+  static func juice(
+    named name: String, in catalog: Catalog, strings: () throws(CLIError) -> StringCatalog
+  ) throws(CLIError) -> Juice {
+    if let id = try? Juice.ID(validating: name), let juice = catalog.juice(id) { return juice }
+    return try NameIndex(catalog: catalog, strings: strings()).juice(named: name, in: catalog)
+  }
+
+  /// The fruit a name means, as ``fruit(named:)`` finds it, indexing the names of every
+  /// language only when the name is not a fruit's id as written.
+  ///
+  /// - Parameters:
+  ///   - name: The fruit as given: an id or a name in any language.
+  ///   - catalog: The packs.
+  ///   - strings: The string catalogs in every language, asked for only to index names.
+  /// - Throws: `CLIError.unknownFruit`, `.ambiguousName` listing the candidates, or what
+  ///   `strings` throws.
+  /// - Complexity: O(1) for an id as written; else O(*n*) in the fruits and their names.
+  static func fruit(
+    named name: String, in catalog: Catalog, strings: () throws(CLIError) -> StringCatalog
+  ) throws(CLIError) -> Fruit.ID {
+    if let id = try? Fruit.ID(validating: name), catalog.fruit(id) != nil { return id }
+    return try NameIndex(catalog: catalog, strings: strings()).fruit(named: name)
+  }
+
+  /// Whether a juice or fruit given as `name` is surely found without the names of every
+  /// language: whether it is written as an id is, which is what ``juice(named:in:strings:)``
+  /// and ``fruit(named:in:strings:)`` try first.
+  static func mayBeID(_ name: String) -> Bool {
+    (try? Juice.ID(validating: name)) != nil
+  }
+
   /// The juice a name means: the juice with that id, else the one with that name.
   ///
   /// - Parameter catalog: The catalog the index was made from.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A strict JSON (RFC 8259) parser over UTF-8 bytes that reports where it failed.
 ///
 /// It accepts a leading UTF-8 byte order mark, rejects invalid UTF-8 in strings,
@@ -37,10 +39,20 @@ package struct JSONParser {
   /// Whether a repeated key replaces the earlier copy rather than failing.
   private let keepsLastDuplicate: Bool
   private var duplicates: [DuplicateKey] = []
+  /// Which members' values are checked but not built, and what stands in for them; see
+  /// ``parseKeepingLastDuplicate(_:skippingAt:_:)``.
+  private let skips: ((_ depth: Int, _ key: String) -> JSONValue?)?
+  /// The depths `skips` is asked about, one bit each.
+  private let skipDepths: UInt64
 
-  private init(bytes: UnsafeBufferPointer<UInt8>, keepsLastDuplicate: Bool) {
+  private init(
+    bytes: UnsafeBufferPointer<UInt8>, keepsLastDuplicate: Bool,
+    skips: ((_ depth: Int, _ key: String) -> JSONValue?)? = nil, skipDepths: UInt64 = 0
+  ) {
     self.bytes = bytes
     self.keepsLastDuplicate = keepsLastDuplicate
+    self.skips = skips
+    self.skipDepths = skipDepths
   }
 
   /// Parses one JSON document.
@@ -66,12 +78,77 @@ package struct JSONParser {
     try parse(data, keepingLastDuplicate: true)
   }
 
+  /// Parses one JSON document as ``parseKeepingLastDuplicate(_:)`` does, without building the
+  /// values of the members a reader will not look at.
+  ///
+  /// A skipped value is checked as strictly as any other, so the same documents fail at the
+  /// same places, but the value `skipping` gives stands in for it in the tree, at its line and
+  /// column; a key written twice inside it is neither reported nor refused.
+  ///
+  /// - Parameters:
+  ///   - data: The document's bytes.
+  ///   - depths: The depths, 1 to 63, of the objects whose members may be skipped: the root
+  ///     object's members are at depth 1, their objects' members at 2.
+  ///   - skipping: For the member `key` of an object nested `depth` deep, one of `depths`, the
+  ///     value that stands in for its value, or `nil` to parse it.
+  /// - Returns: The root value and every repeated key outside skipped values, in document
+  ///   order.
+  /// - Throws: `Failure` naming the line, column and reason.
+  /// - Complexity: O(*n*) in the size of the document.
+  package static func parseKeepingLastDuplicate(
+    _ data: [UInt8], skippingAt depths: [Int],
+    _ skipping: (_ depth: Int, _ key: String) -> JSONValue?
+  ) throws(Failure) -> (root: JSONNode, duplicates: [DuplicateKey]) {
+    let mask = depths.reduce(UInt64(0)) { (1...63).contains($1) ? $0 | 1 << UInt64($1) : $0 }
+    return try withoutActuallyEscaping(skipping) { skipping throws(Failure) in
+      try parse(data, keepingLastDuplicate: true, skipping: (skipping, mask))
+    }
+  }
+
+  /// The string value of the root object's first member, when that member is `key`: what a
+  /// reader needs to know before it chooses what to skip, such as a string catalog's
+  /// `sourceLanguage`, which Xcode writes first.
+  ///
+  /// Nothing after the value is read, so the document may still be malformed.
+  ///
+  /// - Parameters:
+  ///   - data: The document's bytes.
+  ///   - key: The member's key.
+  /// - Returns: The value, or `nil` when the document does not start with that member and a
+  ///   string value.
+  /// - Complexity: O(*k*) in the length of the member.
+  package static func leadingString(_ data: [UInt8], key: String) -> String? {
+    data.withUnsafeBufferPointer { buffer in
+      var parser = JSONParser(bytes: buffer, keepsLastDuplicate: true)
+      return try? parser.parseLeadingString(key: key)
+    }
+  }
+
+  private mutating func parseLeadingString(key: String) throws(Failure) -> String? {
+    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { offset = 3 }
+    for expected in [UInt8(ascii: "{"), UInt8(ascii: "\"")] {
+      skipWhitespace()
+      guard offset < bytes.count, bytes[offset] == expected else { return nil }
+      if expected == UInt8(ascii: "{") { offset += 1 }
+    }
+    guard try parseString() == key else { return nil }
+    skipWhitespace()
+    guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else { return nil }
+    offset += 1
+    skipWhitespace()
+    guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { return nil }
+    return try parseString()
+  }
+
   private static func parse(
-    _ data: [UInt8], keepingLastDuplicate: Bool
+    _ data: [UInt8], keepingLastDuplicate: Bool,
+    skipping: (standIn: (_ depth: Int, _ key: String) -> JSONValue?, depths: UInt64)? = nil
   ) throws(Failure) -> (root: JSONNode, duplicates: [DuplicateKey]) {
     let result: Result<(JSONNode, [DuplicateKey]), Failure> = data.withUnsafeBufferPointer {
       buffer in
-      var parser = JSONParser(bytes: buffer, keepsLastDuplicate: keepingLastDuplicate)
+      var parser = JSONParser(
+        bytes: buffer, keepsLastDuplicate: keepingLastDuplicate, skips: skipping?.standIn,
+        skipDepths: skipping?.depths ?? 0)
       do throws(Failure) {
         let root = try parser.parseDocument()
         return .success((root, parser.duplicates))
@@ -209,7 +286,17 @@ package struct JSONParser {
       }
       offset += 1
       skipWhitespace()
-      let member = JSONMember(key: key, node: try parseValue())
+      let node: JSONNode
+      if depth < 64, skipDepths & 1 << UInt64(depth) != 0, let skips,
+        let standIn = skips(depth, key)
+      {
+        let (valueLine, valueColumn) = (line, column)
+        try skipValue()
+        node = JSONNode(value: standIn, line: valueLine, column: valueColumn)
+      } else {
+        node = try parseValue()
+      }
+      let member = JSONMember(key: key, node: node)
       if let earlier {
         duplicates.append(
           DuplicateKey(
@@ -263,6 +350,108 @@ package struct JSONParser {
       }
       throw fail("unexpected \(describeByte()); expected ',' or ']'")
     }
+  }
+
+  // MARK: - Skipping
+
+  /// Checks one value as ``parseValue()`` does, building nothing.
+  private mutating func skipValue() throws(Failure) {
+    guard offset < bytes.count else {
+      throw fail("the document ends where a value was expected")
+    }
+    switch bytes[offset] {
+    case UInt8(ascii: "{"):
+      try skipContainer(closing: UInt8(ascii: "}"), hasKeys: true)
+    case UInt8(ascii: "["):
+      try skipContainer(closing: UInt8(ascii: "]"), hasKeys: false)
+    case UInt8(ascii: "\""):
+      try skipString()
+    default:
+      _ = try parseValue()
+    }
+  }
+
+  /// Checks an object or an array, building nothing.
+  private mutating func skipContainer(closing: UInt8, hasKeys: Bool) throws(Failure) {
+    try enter()
+    offset += 1
+    skipWhitespace()
+    if offset < bytes.count, bytes[offset] == closing {
+      offset += 1
+      depth -= 1
+      return
+    }
+    let kind = hasKeys ? "an object" : "an array"
+    let separators = hasKeys ? "',' or '}'" : "',' or ']'"
+    while true {
+      skipWhitespace()
+      if hasKeys {
+        guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else {
+          throw fail("unexpected \(describeByte()); expected a quoted key")
+        }
+        // Built, for the message should the colon be missing; keys are short.
+        let key = try parseString()
+        skipWhitespace()
+        guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else {
+          throw fail(
+            "unexpected \(describeByte()); expected ':' after the key \"\(key.abridgedInProblem)\"")
+        }
+        offset += 1
+        skipWhitespace()
+      }
+      try skipValue()
+      skipWhitespace()
+      guard offset < bytes.count else {
+        throw fail("the document ends inside \(kind); expected \(separators)")
+      }
+      if bytes[offset] == UInt8(ascii: ",") {
+        offset += 1
+        continue
+      }
+      if bytes[offset] == closing {
+        offset += 1
+        depth -= 1
+        return
+      }
+      throw fail("unexpected \(describeByte()); expected \(separators)")
+    }
+  }
+
+  /// Checks a string, building it only when it holds an escape.
+  private mutating func skipString() throws(Failure) {
+    let start = offset
+    offset += 1
+    var ascii = true
+    while offset < bytes.count {
+      let byte = bytes[offset]
+      if byte == UInt8(ascii: "\"") {
+        if !ascii {
+          var decoder = UTF8()
+          var iterator = UnsafeBufferPointer(rebasing: bytes[(start + 1)..<offset]).makeIterator()
+          decoding: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: break decoding
+            case .error: throw fail("the string holds bytes that are not valid UTF-8")
+            }
+          }
+        }
+        offset += 1
+        return
+      }
+      if byte == UInt8(ascii: "\\") {
+        offset = start
+        _ = try parseString()
+        return
+      }
+      if byte < 0x20 {
+        throw fail(
+          "a control character (byte 0x\(String(byte, radix: 16))) must be escaped in a string")
+      }
+      if byte >= 0x80 { ascii = false }
+      offset += 1
+    }
+    throw fail("the document ends inside a string")
   }
 
   private mutating func expectLiteral(_ literal: StaticString) throws(Failure) {
@@ -325,12 +514,13 @@ package struct JSONParser {
   private mutating func parseString() throws(Failure) -> String {
     offset += 1
     let start = offset
+    var ascii = true
     // Fast path: no escapes.
     while offset < bytes.count {
       let byte = bytes[offset]
       if byte == UInt8(ascii: "\"") {
         let slice = UnsafeBufferPointer(rebasing: bytes[start..<offset])
-        guard let text = String(validating: slice, as: UTF8.self) else {
+        guard let text = Self.validString(slice, ascii: ascii) else {
           throw fail("the string holds bytes that are not valid UTF-8")
         }
         offset += 1
@@ -341,6 +531,7 @@ package struct JSONParser {
         throw fail(
           "a control character (byte 0x\(String(byte, radix: 16))) must be escaped in a string")
       }
+      if byte >= 0x80 { ascii = false }
       offset += 1
     }
     var scratch = Array(UnsafeBufferPointer(rebasing: bytes[start..<offset]))
@@ -365,6 +556,28 @@ package struct JSONParser {
       }
     }
     throw fail("the document ends inside a string")
+  }
+
+  /// The string of UTF-8 bytes, or `nil` when they are not valid UTF-8.
+  ///
+  /// `String(decoding:as:)` takes the standard library's fast path, which `String(validating:as:)`
+  /// over a buffer does not; it repairs what is not valid, so bytes that are not all ASCII are
+  /// valid when the string holds them unchanged.
+  ///
+  /// - Parameters:
+  ///   - bytes: The bytes.
+  ///   - ascii: Whether every byte is below 0x80, which is always valid.
+  private static func validString(_ bytes: UnsafeBufferPointer<UInt8>, ascii: Bool) -> String? {
+    let text = String(decoding: bytes, as: UTF8.self)
+    if ascii { return text }
+    let unchanged =
+      text.utf8.withContiguousStorageIfAvailable { stored in
+        guard let storedBase = stored.baseAddress, let base = bytes.baseAddress else {
+          return stored.count == bytes.count
+        }
+        return stored.count == bytes.count && memcmp(storedBase, base, bytes.count) == 0
+      } ?? text.utf8.elementsEqual(bytes)
+    return unchanged ? text : nil
   }
 
   private mutating func parseEscape(into scratch: inout [UInt8]) throws(Failure) {

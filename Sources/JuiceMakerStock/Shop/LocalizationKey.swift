@@ -41,7 +41,10 @@ package enum LocalizationKey {
 
   /// The prefixes of the names' keys: a catalog key with one that no pack uses is an unused
   /// name.
-  package static let namePrefixes = ["fruit.", "juice."]
+  package static let namePrefixes = ["fruit.", juicePrefix]
+
+  /// The prefix of the juices' names' keys.
+  package static let juicePrefix = "juice."
 
   /// The key of a fruit's name: `fruit("kiwi")` is `fruit.kiwi`.
   ///
@@ -56,6 +59,6 @@ package enum LocalizationKey {
   /// - Parameter id: The juice's id.
   /// - Returns: The key.
   package static func juice(_ id: String) -> String {
-    "juice." + id
+    juicePrefix + id
   }
 }

@@ -1,0 +1,66 @@
+extension StringCatalog {
+  /// Which values a load builds: every one, or only those one localizer can show.
+  ///
+  /// Building every language of every key is most of what a short command costs at start-up;
+  /// a command that shows one language loads that one. A language left out still counts in
+  /// ``StringCatalog/languages``, so a localizer falls back and warns exactly as it does over
+  /// a full load. Its values are checked as JSON, but not as catalog values, and no file is
+  /// refused for giving a key a value in it that another file gives too: `validate` loads
+  /// ``everything``.
+  ///
+  /// ```swift
+  /// let korean = try StringCatalog(sources: files, selection: .language("ko_KR.UTF-8"))
+  /// korean.languages  // ["en", "ko"], though only `ko-KR`, `ko` and `en` values are built
+  /// ```
+  public struct Selection: Sendable, Equatable {
+    /// The normalized languages whose values are built, besides each file's source language,
+    /// which always is; `nil` for every language.
+    public var languages: Set<String>?
+    /// The keys loaded; `nil` for every key.
+    public var keys: Set<String>?
+    /// The prefixes of keys not loaded, such as `juice.` for a program that shows no juice's
+    /// name.
+    public var omittedPrefixes: [String]
+
+    /// A selection of languages and keys.
+    ///
+    /// - Parameters:
+    ///   - languages: The normalized languages whose values are built besides each file's
+    ///     source language, or `nil` for every language.
+    ///   - keys: The keys loaded, or `nil` for every key.
+    ///   - omittedPrefixes: The prefixes of keys not loaded.
+    public init(
+      languages: Set<String>? = nil, keys: Set<String>? = nil, omittedPrefixes: [String] = []
+    ) {
+      self.languages = languages
+      self.keys = keys
+      self.omittedPrefixes = omittedPrefixes
+    }
+
+    /// Every language of every key.
+    public static let everything = Selection()
+
+    /// What ``StringCatalog/localizer(for:onWarning:)`` for `language` can show: the language
+    /// and its less specific forms (`ko-KR`, `ko`), and each file's source language.
+    ///
+    /// - Parameters:
+    ///   - language: A tag or POSIX locale name, as the localizer takes it, or `nil` for the
+    ///     source languages alone.
+    ///   - keys: The keys loaded, or `nil` for every key.
+    ///   - omittedPrefixes: The prefixes of keys not loaded.
+    public static func language(
+      _ language: String?, keys: Set<String>? = nil, omittedPrefixes: [String] = []
+    ) -> Selection {
+      let tags = language.flatMap(LanguageTag.normalized).map(LanguageTag.fallbacks(for:)) ?? []
+      return Selection(languages: Set(tags), keys: keys, omittedPrefixes: omittedPrefixes)
+    }
+
+    /// Whether every value of every key is built.
+    var isEverything: Bool { languages == nil && keys == nil && omittedPrefixes.isEmpty }
+
+    /// Whether the key is loaded.
+    func includes(key: String) -> Bool {
+      (keys?.contains(key) ?? true) && !omittedPrefixes.contains { key.hasPrefix($0) }
+    }
+  }
+}
