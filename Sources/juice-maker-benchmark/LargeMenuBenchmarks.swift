@@ -6,6 +6,10 @@ import Foundation
 ///
 /// The store is a file in the menu's temporary directory, made by one untimed `init`; an
 /// untimed `validate` checks first that the generated menu is one `juice-maker` accepts.
+///
+/// `large.reload` is how long a running `serve` takes to take up the menu once its pack file
+/// changed, as `serve` says on its line `Menu changed: …, taken up in N ms.`: the watcher's
+/// look at the files, loading every pack and catalog again, and the answers of the new menu.
 struct LargeMenuBenchmarks {
   let options: Options
   let paths: Paths
@@ -14,6 +18,8 @@ struct LargeMenuBenchmarks {
   static let wallGoal = 50.0
   /// The goal of every command's peak resident memory, in megabytes.
   static let peakGoal = 30.0
+  /// The goal of a running server's reload, in milliseconds.
+  static let reloadGoal = 100.0
 
   func run(into report: inout Report) throws(BenchmarkError) {
     let runs = ProgramRuns(options: options, paths: paths)
@@ -39,6 +45,12 @@ struct LargeMenuBenchmarks {
       ("order", ["order", LargeMenu.juiceID(4_321)] + store + data),
       ("menu", ["menu"] + store + data),
     ]
+    if options.wants("large.reload") {
+      report.record(
+        Figure(
+          "large.reload", .milliseconds, try reloads(program, store + data, menu),
+          goal: .atMost(Self.reloadGoal)))
+    }
     for (name, arguments) in commands {
       if options.wants("large.\(name)") {
         report.record(
@@ -53,5 +65,42 @@ struct LargeMenuBenchmarks {
             goal: .atMost(Self.peakGoal)))
       }
     }
+  }
+
+  /// Rewrites the menu's pack under a running `serve` and reads how long each reload took.
+  private func reloads(_ program: String, _ arguments: [String], _ menu: LargeMenu)
+    throws(BenchmarkError) -> Samples
+  {
+    let server = try ServerProcess(program, arguments + ["serve", "--listen", "127.0.0.1:0"])
+    defer { _ = server.stop() }
+    let juices = menu.recipes.appendingPathComponent("juices.json")
+    let text: String
+    do {
+      text = try String(contentsOf: juices, encoding: .utf8)
+    } catch {
+      throw .failed("cannot read \(juices.path): \(error)")
+    }
+    var times: [Double] = []
+    for round in 0..<(options.quick ? 3 : 10) {
+      // The same menu written again, a line longer or shorter: a changed file.
+      do {
+        try Data((text + (round % 2 == 0 ? "\n" : "")).utf8).write(to: juices, options: .atomic)
+      } catch {
+        throw .failed("cannot write \(juices.path): \(error)")
+      }
+      let deadline = ContinuousClock.now + .seconds(30)
+      while true {
+        let taken = server.output.matches(of: /taken up in ([0-9]+) ms/)
+        if taken.count > round, let milliseconds = Double(taken[round].1) {
+          times.append(milliseconds)
+          break
+        }
+        guard ContinuousClock.now < deadline else {
+          throw .wrongResult("serve did not take up the changed menu within 30 s")
+        }
+        usleep(10_000)
+      }
+    }
+    return Samples(times)
   }
 }

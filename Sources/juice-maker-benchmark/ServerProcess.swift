@@ -89,6 +89,11 @@ final class ServerProcess {
     stop()
   }
 
+  /// What it wrote to standard output so far.
+  var output: String {
+    (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+  }
+
   /// The resident set size now, in bytes, from `/proc/PID/status`.
   var residentBytes: Int? {
     guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),

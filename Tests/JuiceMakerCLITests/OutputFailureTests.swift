@@ -80,12 +80,17 @@ struct OutputFailureTests {
   }
 
   /// A reader that went away still ends the command by `SIGPIPE`, as it ends `cat`.
+  ///
+  /// The command starts with `SIGPIPE` at its default action, as from a shell: a test that
+  /// writes to a program's pipe ignores it in the test process, and children inherit that.
   @Test func aClosedPipeStillEndsTheCommandBySIGPIPE() async throws {
     let sandbox = try Sandbox()
     let binary = try #require(Paths.binary, "juice-maker is not built")
     let outcome = try await sandbox.run(
       [
-        "-c", "{ sleep 0.3; exec \"$0\" \"$@\"; } | true; exit ${PIPESTATUS[0]}", binary.path,
+        "-c",
+        "{ sleep 0.3; exec env --default-signal=PIPE \"$0\" \"$@\"; } | true; exit ${PIPESTATUS[0]}",
+        binary.path,
         "--store", sandbox.store, "menu",
       ], useStore: false, binary: URL(fileURLWithPath: "/bin/bash"))
     #expect(outcome.status == 141, "\(outcome)")

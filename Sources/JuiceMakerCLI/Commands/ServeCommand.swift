@@ -157,6 +157,7 @@ struct ServeCommand: Command {
     while stop.wait(timeout: .now() + .milliseconds(250)) == .timedOut {
       guard let watcher else { continue }
       let api = current.answers
+      let start = ContinuousClock.now
       if let menu = watcher.check(storage: opened.storage) {
         do throws(CLIError) {
           let next = try context.reopened(opened, with: menu, busyTimeout: Context.busyTimeout)
@@ -165,12 +166,18 @@ struct ServeCommand: Command {
           current.install(changed)
           changed.menuStatus.set(version: menu.version, problem: nil)
           changed.events.announceMenu(version: menu.version, problem: nil)
+          let took = ContinuousClock.now - start
+          context.say(
+            context.texts.string(
+              "serve.menu.changed", .int(menu.version), .int(menu.catalog.juices.count),
+              .int(Int(took / .milliseconds(1)))))
         } catch {
           // The store did not answer: the menu is taken up at a later change.
           api.menuStatus.set(version: opened.menu.version, problem: error.message(context.texts))
         }
       } else if api.menuStatus.set(version: opened.menu.version, problem: watcher.problem) {
         api.events.announceMenu(version: opened.menu.version, problem: watcher.problem)
+        if let problem = watcher.problem { context.errorOutput.write(problem + "\n") }
       }
     }
     let api = current.answers

@@ -44,7 +44,7 @@ enum CommandLineKey {
       "history.conflict", "warning.skippedPack", "warning.skippedCatalog",
       "packs.store.version", "packs.store.empty", "packs.published", "packs.retired",
       "error.menuRefused", "error.menuChanged", "error.notPublished", "error.notAPackOrCatalog",
-      "error.menuLayerUnsupported", "shop.menu.changed", "shop.menu.broken",
+      "error.menuLayerUnsupported", "shop.menu.changed", "shop.menu.broken", "serve.menu.changed",
     ]
     + StockAction.allCases.map { "history.kind." + $0.rawValue } + ["history.kind.order"]
     + DataLayers.Layer.allCases.map { "packs.layer." + $0.rawValue }
