@@ -83,7 +83,7 @@ public struct Catalog: Sendable {
       pack.juiceEntries.append(
         Pack.JuiceEntry(
           id: juice.id, ingredients: juice.ingredients,
-          ingredientPaths: juice.ingredients.indices.map { "\(path).ingredients[\($0)]" },
+          ingredientIndices: Array(juice.ingredients.indices),
           path: path, price: juice.price))
     }
     try self.init(merging: [pack], problems: problems, paths: [])
@@ -141,10 +141,12 @@ public struct Catalog: Sendable {
               reason: .duplicateJuice(entry.id, firstFile: origin.file, firstPath: origin.path)))
         }
         // Checked for a redefined juice too, so one pass reports every problem of the pack.
-        for (ingredient, path) in zip(entry.ingredients, entry.ingredientPaths)
+        for (k, ingredient) in entry.ingredients.enumerated()
         where fruitIndices[ingredient.fruit] == nil {
           problems.append(
-            .init(file: pack.file, path: "\(path).fruit", reason: .unknownFruit(ingredient.fruit)))
+            .init(
+              file: pack.file, path: "\(entry.ingredientPath(k)).fruit",
+              reason: .unknownFruit(ingredient.fruit)))
         }
         if existing != nil { continue }
         juiceIndices[entry.id] = juices.count

@@ -9,17 +9,23 @@ struct Pack: Sendable {
     var isValid = true
   }
 
-  /// A juice and the JSON path it was defined at, with the path of each ingredient.
+  /// A juice and the JSON path it was defined at, with where each ingredient was.
   struct JuiceEntry: Sendable {
     let id: Juice.ID
     let ingredients: [Ingredient]
-    let ingredientPaths: [String]
+    /// The index of each ingredient in the juice's `ingredients` array as written.
+    let ingredientIndices: [Int]
     let path: String
     /// Whether the entry has no problem of its own; one with a problem is kept only so that
     /// merging can report what it alone finds, such as an unknown fruit.
     var isValid = true
     /// The price in the pack's currency, once the pack's currency is known.
     var price: Money? = nil
+
+    /// The JSON path of the `k`th ingredient, made only for a problem's message.
+    func ingredientPath(_ k: Int) -> String {
+      "\(path).ingredients[\(ingredientIndices[k])]"
+    }
   }
 
   /// The file the pack came from, as problems name it.
@@ -41,6 +47,13 @@ struct Pack: Sendable {
 struct PackDecoder {
   /// The most problems listed for one file; the rest are counted.
   static let maximumProblems = 100
+
+  /// The keys each kind of object takes. A path is made only for a problem's message: a
+  /// large pack has tens of thousands of members.
+  private static let packKeys: Set<String> = ["currency", "fruits", "juices"]
+  private static let fruitKeys: Set<String> = ["id", "stock", "min", "par"]
+  private static let juiceKeys: Set<String> = ["id", "ingredients", "price"]
+  private static let ingredientKeys: Set<String> = ["fruit", "count"]
 
   private let file: String
   private var problems: [CatalogError.Problem] = []
@@ -87,7 +100,7 @@ struct PackDecoder {
 
   private mutating func decodePack(_ root: JSONNode) -> Pack {
     var pack = Pack(file: file)
-    guard let members = object(root, at: "", allowed: ["currency", "fruits", "juices"]) else {
+    guard let members = object(root, at: "", allowed: Self.packKeys) else {
       return pack
     }
     var currencyGiven = false
@@ -140,8 +153,7 @@ struct PackDecoder {
 
   private mutating func decodeFruit(_ node: JSONNode, at path: String) -> Pack.FruitEntry? {
     guard
-      let members = object(
-        node, at: path, allowed: ["id", "stock", "min", "par"], required: ["id"])
+      let members = object(node, at: path, allowed: Self.fruitKeys, required: ["id"])
     else {
       return nil
     }
@@ -150,12 +162,13 @@ struct PackDecoder {
     var minimum: Int?
     var par: Int?
     for member in members {
-      let memberPath = "\(path).\(member.key)"
+      func memberPath() -> String { "\(path).\(member.key)" }
       if member.key == "id" {
-        id = identifier(member.node, at: memberPath, Fruit.ID.init(validating:))
-      } else if let value = integer(member.node, at: memberPath) {
+        id = identifier(member.node, at: memberPath(), Fruit.ID.init(validating:))
+      } else if let value = integer(member.node, at: memberPath()) {
         if value < 0 {
-          report(memberPath, member.key == "stock" ? .negativeStock(value) : .negativeLimit(value))
+          report(
+            memberPath(), member.key == "stock" ? .negativeStock(value) : .negativeLimit(value))
         } else if member.key == "stock" {
           stock = value
         } else if member.key == "min" {
@@ -180,18 +193,18 @@ struct PackDecoder {
   {
     guard
       let members = object(
-        node, at: path, allowed: ["id", "ingredients", "price"], required: ["id", "ingredients"])
+        node, at: path, allowed: Self.juiceKeys, required: ["id", "ingredients"])
     else {
       return nil
     }
     var id: Juice.ID?
     var price: (text: String, path: String)?
     var ingredients: [Ingredient] = []
-    var ingredientPaths: [String] = []
+    var ingredientIndices: [Int] = []
     for member in members {
-      let memberPath = "\(path).\(member.key)"
+      func memberPath() -> String { "\(path).\(member.key)" }
       if member.key == "id" {
-        id = identifier(member.node, at: memberPath, Juice.ID.init(validating:))
+        id = identifier(member.node, at: memberPath(), Juice.ID.init(validating:))
         continue
       }
       if member.key == "price" {
@@ -199,40 +212,41 @@ struct PackDecoder {
         // writers, and 4.10 would not survive every one of them.
         guard case .string(let text) = member.node.value else {
           report(
-            memberPath,
+            memberPath(),
             .wrongType(expected: "a price as a string", found: member.node.value.kindName))
           continue
         }
-        price = (text, memberPath)
+        price = (text, memberPath())
         continue
       }
-      guard let elements = array(member.node, at: memberPath) else { continue }
+      guard let elements = array(member.node, at: memberPath()) else { continue }
       if elements.isEmpty {
-        report(memberPath, .emptyRecipe)
+        report(memberPath(), .emptyRecipe)
       }
-      var seen: Set<String> = []
       for (index, element) in elements.enumerated() {
-        let ingredientPath = "\(memberPath)[\(index)]"
-        guard let ingredient = decodeIngredient(element, at: ingredientPath) else { continue }
-        if !seen.insert(ingredient.fruit.rawValue).inserted {
-          report("\(ingredientPath).fruit", .repeatedIngredient(ingredient.fruit))
+        func ingredientPath() -> String { "\(memberPath())[\(index)]" }
+        guard let ingredient = decodeIngredient(element, at: ingredientPath()) else { continue }
+        if ingredients.contains(where: { $0.fruit == ingredient.fruit }) {
+          report("\(ingredientPath()).fruit", .repeatedIngredient(ingredient.fruit))
         }
         ingredients.append(ingredient)
-        ingredientPaths.append(ingredientPath)
+        ingredientIndices.append(index)
       }
     }
     guard let id else { return nil }
     return (
       Pack.JuiceEntry(
-        id: id, ingredients: ingredients, ingredientPaths: ingredientPaths, path: path),
+        id: id, ingredients: ingredients, ingredientIndices: ingredientIndices, path: path),
       price
     )
   }
 
-  private mutating func decodeIngredient(_ node: JSONNode, at path: String) -> Ingredient? {
+  private mutating func decodeIngredient(_ node: JSONNode, at path: @autoclosure () -> String)
+    -> Ingredient?
+  {
     guard
       let members = object(
-        node, at: path, allowed: ["fruit", "count"], required: ["fruit", "count"])
+        node, at: path(), allowed: Self.ingredientKeys, required: ["fruit", "count"])
     else {
       return nil
     }
@@ -240,12 +254,12 @@ struct PackDecoder {
     // A count with a problem still leaves the fruit to check against the other packs.
     var count = 1
     for member in members {
-      let memberPath = "\(path).\(member.key)"
+      func memberPath() -> String { "\(path()).\(member.key)" }
       if member.key == "fruit" {
-        fruit = identifier(member.node, at: memberPath, Fruit.ID.init(validating:))
-      } else if let value = integer(member.node, at: memberPath) {
+        fruit = identifier(member.node, at: memberPath(), Fruit.ID.init(validating:))
+      } else if let value = integer(member.node, at: memberPath()) {
         if value <= 0 {
-          report(memberPath, .nonPositiveCount(value))
+          report(memberPath(), .nonPositiveCount(value))
         } else {
           count = value
         }
@@ -258,29 +272,39 @@ struct PackDecoder {
   // MARK: - Typed accessors that report problems
 
   private mutating func object(
-    _ node: JSONNode, at path: String, allowed: Set<String>, required: [String] = []
+    _ node: JSONNode, at path: @autoclosure () -> String, allowed: Set<String>,
+    required: [String] = []
   ) -> [JSONMember]? {
     guard case .object(let members) = node.value else {
-      report(path, .wrongType(expected: "an object", found: node.value.kindName))
+      report(path(), .wrongType(expected: "an object", found: node.value.kindName))
       return nil
+    }
+    guard members.contains(where: { !allowed.contains($0.key) }) else {
+      for key in required where !members.contains(where: { $0.key == key }) {
+        report(path(), .missingKey(key))
+      }
+      return members
     }
     var known: [JSONMember] = []
     for member in members {
       if allowed.contains(member.key) {
         known.append(member)
       } else {
+        let path = path()
         report(path.isEmpty ? member.key : "\(path).\(member.key)", .unknownKey(member.key))
       }
     }
     for key in required where !members.contains(where: { $0.key == key }) {
-      report(path, .missingKey(key))
+      report(path(), .missingKey(key))
     }
     return known
   }
 
-  private mutating func array(_ node: JSONNode, at path: String) -> [JSONNode]? {
+  private mutating func array(_ node: JSONNode, at path: @autoclosure () -> String)
+    -> [JSONNode]?
+  {
     guard case .array(let elements) = node.value else {
-      report(path, .wrongType(expected: "an array", found: node.value.kindName))
+      report(path(), .wrongType(expected: "an array", found: node.value.kindName))
       return nil
     }
     return elements
@@ -288,31 +312,32 @@ struct PackDecoder {
 
   /// An id, checked by the id type's own rule.
   private mutating func identifier<ID>(
-    _ node: JSONNode, at path: String, _ make: (String) throws(IdentifierError) -> ID
+    _ node: JSONNode, at path: @autoclosure () -> String,
+    _ make: (String) throws(IdentifierError) -> ID
   ) -> ID? {
     guard case .string(let text) = node.value else {
-      report(path, .wrongType(expected: "a string id", found: node.value.kindName))
+      report(path(), .wrongType(expected: "a string id", found: node.value.kindName))
       return nil
     }
     do {
       return try make(text)
     } catch {
-      report(path, .invalidID(text))
+      report(path(), .invalidID(text))
       return nil
     }
   }
 
-  private mutating func integer(_ node: JSONNode, at path: String) -> Int? {
+  private mutating func integer(_ node: JSONNode, at path: @autoclosure () -> String) -> Int? {
     guard case .number(let text) = node.value else {
-      report(path, .wrongType(expected: "a whole number", found: node.value.kindName))
+      report(path(), .wrongType(expected: "a whole number", found: node.value.kindName))
       return nil
     }
     if text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) {
-      report(path, .notWholeNumber(text))
+      report(path(), .notWholeNumber(text))
       return nil
     }
     guard let value = Int(text) else {
-      report(path, .numberOutOfRange(text))
+      report(path(), .numberOutOfRange(text))
       return nil
     }
     return value

@@ -275,43 +275,27 @@ struct ListenAddress: Sendable {
   }
 }
 
-/// The answers of the menu a server sells now, read by every request without a lock.
-///
-/// Each `ShopAPI` installed is kept for the life of the server, so a request that read the
-/// one before a menu changed finishes with it; a server installs one per menu change.
+/// The answers of the menu a server sells now: a request answers from the one it found,
+/// which lives until its last request ends.
 final class CurrentAnswers: Sendable {
-  private let installed: Mutex<[ShopAPI]>
-  /// The newest installed, as an unretained pointer's bits.
-  private let newest: Atomic<UInt>
+  private let current: Mutex<ShopAPI>
 
   init(_ first: ShopAPI) {
-    installed = Mutex([first])
-    newest = Atomic(UInt(bitPattern: Unmanaged.passUnretained(first).toOpaque()))
+    current = Mutex(first)
   }
 
   /// The answers now.
   var answers: ShopAPI {
-    withAnswers { $0 }
+    current.withLock { $0 }
   }
 
   /// Makes `answers` the answers of every request from now on.
   func install(_ answers: ShopAPI) {
-    installed.withLock { $0.append(answers) }
-    newest.store(
-      UInt(bitPattern: Unmanaged.passUnretained(answers).toOpaque()), ordering: .releasing)
+    current.withLock { $0 = answers }
   }
 
   /// Answers a request with the answers now.
   func respond(to request: HTTPRequest) -> HTTPReply {
-    withAnswers { $0.respond(to: request) }
-  }
-
-  private func withAnswers<Result>(_ body: (ShopAPI) -> Result) -> Result {
-    let bits = newest.load(ordering: .acquiring)
-    guard let pointer = UnsafeRawPointer(bitPattern: bits) else {
-      return installed.withLock { body($0[$0.count - 1]) }
-    }
-    // Kept alive by `installed` until the server ends.
-    return Unmanaged<ShopAPI>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
+    answers.respond(to: request)
   }
 }

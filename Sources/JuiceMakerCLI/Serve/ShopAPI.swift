@@ -14,7 +14,9 @@ final class ShopAPI: Sendable {
   let shop: JuiceMaker
   let storage: any StockStorage
   let strings: StringCatalog
-  let names: NameIndex
+  /// The names of the menu's juices and fruits in every language, indexed on first use:
+  /// orders and edits by id never need them, and a changed menu is taken up sooner.
+  private let nameIndex = Mutex<NameIndex?>(nil)
   let events: EventHub
   let metrics: Metrics
   /// Each fruit's limits, for the stock document, `/metrics` and `event: low`.
@@ -45,7 +47,6 @@ final class ShopAPI: Sendable {
     self.strings = strings
     self.defaultTexts = defaultTexts
     self.access = access
-    names = NameIndex(catalog: shop.catalog, strings: strings)
     metrics = Metrics(juices: shop.catalog.juices.map(\.id))
     board = try LimitsBoard(shop: shop)
     var texts: [String: Texts] = [:]
@@ -61,6 +62,16 @@ final class ShopAPI: Sendable {
     } else {
       events = try EventHub(storage: storage, board: board)
       menuStatus = MenuStatus()
+    }
+  }
+
+  /// The index of the menu's names, built by the first request that needs it.
+  private func names() -> NameIndex {
+    nameIndex.withLock { index in
+      if let index { return index }
+      let built = NameIndex(catalog: shop.catalog, strings: strings)
+      index = built
+      return built
     }
   }
 
@@ -269,7 +280,7 @@ final class ShopAPI: Sendable {
     try body.finish()
     let juice: Juice
     do {
-      juice = try names.juice(named: name, in: shop.catalog)
+      juice = try NameIndex.juice(named: name, in: shop.catalog, index: names)
     } catch {
       throw .command(error)
     }
@@ -316,7 +327,7 @@ final class ShopAPI: Sendable {
   {
     let fruit: Fruit.ID
     do {
-      fruit = try names.fruit(named: name)
+      fruit = try NameIndex.fruit(named: name, in: shop.catalog, index: names)
     } catch {
       throw .command(error)
     }

@@ -19,6 +19,8 @@ final class MenuWatcher {
   private var published: PublishedMenu
   /// The files left out of the running menu.
   private var skipped: Set<String>
+  /// The running menu, whose strings a change of packs alone keeps.
+  private var running: ShopMenu
   /// Why the last change was not applied, on one line; `nil` once a change applied.
   private(set) var problem: String?
 
@@ -36,6 +38,7 @@ final class MenuWatcher {
     files = Self.stamps(directories)
     published = (try? Context.publishedMenu(of: storage)) ?? .empty
     skipped = Set(menu.skipped)
+    running = menu
     problem = nil
   }
 
@@ -47,24 +50,41 @@ final class MenuWatcher {
   func check(storage: any StockStorage) -> ShopMenu? {
     let stamps = Self.stamps(directories)
     var changed = stamps != files
+    // Strings are read again only when a catalog changed: a changed pack keeps them.
+    var catalogsChanged =
+      stamps.filter { DataLayers.isCatalog($0.path) }
+      != files.filter {
+        DataLayers.isCatalog($0.path)
+      }
     files = stamps
     if let storage = storage as? any MenuStorage,
       let version = try? storage.menuVersion(), version != published.version
     {
       // A store that does not answer now is asked again at the next check.
       guard let menu = try? storage.publishedMenu() else { return nil }
+      func catalogs(_ menu: PublishedMenu) -> [PublishedFile] {
+        menu.files.filter { DataLayers.isCatalog($0.name) }
+      }
+      catalogsChanged = catalogsChanged || catalogs(menu) != catalogs(published)
       published = menu
       changed = true
     }
     guard changed else { return nil }
     do throws(CLIError) {
-      let menu = try context.loadMenu(published: published, reloadingStrings: true)
-      guard Set(menu.skipped).isSubset(of: skipped) else {
+      let menu =
+        catalogsChanged
+        ? try context.loadMenu(published: published, strings: .reloaded)
+        : try context.adopting(running).loadMenu(published: published, strings: .kept)
+      // Catalogs kept are left out as they were.
+      let nowSkipped = Set(menu.skipped).union(
+        catalogsChanged ? [] : skipped.filter { DataLayers.isCatalog($0) })
+      guard nowSkipped.isSubset(of: skipped) else {
         problem = context.texts.string(
           "shop.menu.broken", .string(menu.problems.joined(separator: " ")))
         return nil
       }
-      skipped = Set(menu.skipped)
+      skipped = nowSkipped
+      running = menu
       problem = nil
       return menu
     } catch {

@@ -19,6 +19,16 @@ struct ShopMenu {
   let problems: [String]
 }
 
+/// Where a menu's strings come from when it is loaded again.
+enum StringsChoice {
+  /// Every layer's catalogs, read again.
+  case reloaded
+  /// The context's strings, whose catalogs did not change.
+  case kept
+  /// The context's strings, unless the store's layer holds catalogs.
+  case asPublished
+}
+
 /// A shop's store opened with the menu it sells.
 struct OpenedShop {
   /// The command's context, speaking with the menu's strings.
@@ -38,12 +48,13 @@ extension Context {
   ///
   /// - Parameters:
   ///   - published: The store's menu layer.
-  ///   - reloadingStrings: Whether to read the catalogs of every layer again even when
-  ///     the store's layer holds none, for a shop that follows edited files.
+  ///   - strings: Whether to read the catalogs of every layer again (`.reloaded`), keep the
+  ///     context's (`.kept`, for a shop whose catalogs did not change), or read them again
+  ///     only when the store's layer holds some (`.asPublished`).
   /// - Throws: `CLIError.invalidPacks` or `.invalidStrings` when a built-in or given file
   ///   has problems.
-  func loadMenu(published: PublishedMenu, reloadingStrings: Bool = false) throws(CLIError)
-    -> ShopMenu
+  func loadMenu(published: PublishedMenu, strings choice: StringsChoice = .asPublished)
+    throws(CLIError) -> ShopMenu
   {
     let packFiles = try DataLayers.packs(
       given: global.recipes, configuration: configuration, published: published)
@@ -58,7 +69,13 @@ extension Context {
     var menuStrings = strings
     var menuTexts = texts
     var menuCatalogFiles = catalogFiles
-    if reloadingStrings || published.files.contains(where: { DataLayers.isCatalog($0.name) }) {
+    let reloading =
+      switch choice {
+      case .reloaded: true
+      case .kept: false
+      case .asPublished: published.files.contains(where: { DataLayers.isCatalog($0.name) })
+      }
+    if reloading {
       do throws(LocalizationError) {
         menuCatalogFiles = try DataLayers.catalogs(
           given: global.localization, configuration: configuration, published: published)

@@ -46,8 +46,20 @@ struct NameIndex: Sendable {
   static func juice(
     named name: String, in catalog: Catalog, strings: () throws(CLIError) -> StringCatalog
   ) throws(CLIError) -> Juice {
+    try juice(named: name, in: catalog) { () throws(CLIError) in
+      try NameIndex(catalog: catalog, strings: strings())
+    }
+  }
+
+  /// The juice a name means, as ``juice(named:in:)`` finds it, asking for the index only
+  /// when the name is not a juice's id as written.
+  ///
+  /// - Parameter index: The index of the catalog's names, such as one built on first use.
+  static func juice(
+    named name: String, in catalog: Catalog, index: () throws(CLIError) -> NameIndex
+  ) throws(CLIError) -> Juice {
     if let id = try? Juice.ID(validating: name), let juice = catalog.juice(id) { return juice }
-    return try NameIndex(catalog: catalog, strings: strings()).juice(named: name, in: catalog)
+    return try index().juice(named: name, in: catalog)
   }
 
   /// The fruit a name means, as ``fruit(named:)`` finds it, indexing the names of every
@@ -63,8 +75,20 @@ struct NameIndex: Sendable {
   static func fruit(
     named name: String, in catalog: Catalog, strings: () throws(CLIError) -> StringCatalog
   ) throws(CLIError) -> Fruit.ID {
+    try fruit(named: name, in: catalog) { () throws(CLIError) in
+      try NameIndex(catalog: catalog, strings: strings())
+    }
+  }
+
+  /// The fruit a name means, as ``fruit(named:)`` finds it, asking for the index only when
+  /// the name is not a fruit's id as written.
+  ///
+  /// - Parameter index: The index of the catalog's names, such as one built on first use.
+  static func fruit(
+    named name: String, in catalog: Catalog, index: () throws(CLIError) -> NameIndex
+  ) throws(CLIError) -> Fruit.ID {
     if let id = try? Fruit.ID(validating: name), catalog.fruit(id) != nil { return id }
-    return try NameIndex(catalog: catalog, strings: strings()).fruit(named: name)
+    return try index().fruit(named: name)
   }
 
   /// Whether a juice or fruit given as `name` is surely found without the names of every
@@ -109,7 +133,29 @@ struct NameIndex: Sendable {
 
   /// A name folded for matching: in Unicode normalization form C, lowercased, without
   /// white space, so a name typed decomposed finds the same juice or fruit.
+  ///
+  /// A name of ASCII letters and precomposed Hangul syllables alone, as almost every name
+  /// is, is folded scalar by scalar: such a name is in form C already, and only its ASCII
+  /// letters have cases. Any other name takes the general path.
   static func normalized(_ name: String) -> String {
+    var folded = String.UnicodeScalarView()
+    for scalar in name.unicodeScalars {
+      switch scalar.value {
+      case 0x41...0x5A:
+        folded.append(Unicode.Scalar(UInt8(scalar.value) | 0x20))
+      case 0x09...0x0D, 0x20:
+        continue
+      case 0x00...0x7F, 0xAC00...0xD7A3:
+        folded.append(scalar)
+      default:
+        return normalizedGenerally(name)
+      }
+    }
+    return String(folded)
+  }
+
+  /// ``normalized(_:)`` of any name: form C, lowercased, white space removed.
+  static func normalizedGenerally(_ name: String) -> String {
     String(
       name.precomposedStringWithCanonicalMapping.lowercased().unicodeScalars.filter {
         !$0.properties.isWhitespace
