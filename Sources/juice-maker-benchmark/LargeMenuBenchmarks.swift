@@ -7,9 +7,11 @@ import Foundation
 /// The store is a file in the menu's temporary directory, made by one untimed `init`; an
 /// untimed `validate` checks first that the generated menu is one `juice-maker` accepts.
 ///
-/// `large.reload` is how long a running `serve` takes to take up the menu once its pack file
-/// changed, as `serve` says on its line `Menu changed: …, taken up in N ms.`: the watcher's
-/// look at the files, loading every pack and catalog again, and the answers of the new menu.
+/// `large.reload` is how long a running `serve` takes to take up the menu once its juices'
+/// pack changed, as `serve` says on its line `Menu changed: …, taken up in N ms.`: the
+/// watcher's look at the files, loading the packs again, and the answers of the new menu.
+/// `large.reload_catalog` is the same once its catalog changed, which loads every catalog
+/// again too.
 struct LargeMenuBenchmarks {
   let options: Options
   let paths: Paths
@@ -45,10 +47,13 @@ struct LargeMenuBenchmarks {
       ("order", ["order", LargeMenu.juiceID(4_321)] + store + data),
       ("menu", ["menu"] + store + data),
     ]
-    if options.wants("large.reload") {
+    for (name, file) in [
+      ("large.reload", menu.recipes.appendingPathComponent("juices.json")),
+      ("large.reload_catalog", menu.localization.appendingPathComponent("Large.xcstrings")),
+    ] where options.wants(name) {
       report.record(
         Figure(
-          "large.reload", .milliseconds, try reloads(program, store + data, menu),
+          name, .milliseconds, try reloads(program, store + data, changing: file),
           goal: .atMost(Self.reloadGoal)))
     }
     for (name, arguments) in commands {
@@ -67,13 +72,13 @@ struct LargeMenuBenchmarks {
     }
   }
 
-  /// Rewrites the menu's pack under a running `serve` and reads how long each reload took.
-  private func reloads(_ program: String, _ arguments: [String], _ menu: LargeMenu)
+  /// Rewrites one of the menu's files under a running `serve` and reads how long each
+  /// reload took.
+  private func reloads(_ program: String, _ arguments: [String], changing juices: URL)
     throws(BenchmarkError) -> Samples
   {
     let server = try ServerProcess(program, arguments + ["serve", "--listen", "127.0.0.1:0"])
     defer { _ = server.stop() }
-    let juices = menu.recipes.appendingPathComponent("juices.json")
     let text: String
     do {
       text = try String(contentsOf: juices, encoding: .utf8)
