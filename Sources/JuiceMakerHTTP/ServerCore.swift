@@ -240,4 +240,3 @@ private func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> [(
   }
   return collected.values
 }
-
