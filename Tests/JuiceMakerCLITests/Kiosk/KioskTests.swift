@@ -157,6 +157,29 @@ struct KioskTests {
     }
   }
 
+  /// A pack published to the store shows on the open page, named in its language, without
+  /// a reload: the server takes up the menu and says so with `event: menu`.
+  @Test func aPublishedPackShowsWithoutAReload() async throws {
+    try await KioskHarness.run { kiosk in
+      try await kiosk.open(language: "ko")
+      let pack = try LiveMenuTests.packFile(kiosk.sandbox, "grape.json", LiveMenuTests.grape)
+      let names = try LiveMenuTests.packFile(
+        kiosk.sandbox, "Grape.xcstrings", LiveMenuTests.grapeNames)
+      let published = try await kiosk.sandbox.run(["packs", "publish", pack, names])
+      #expect(published.status == 0, "\(published)")
+      let shown = try await kiosk.browser.wait(timeout: .seconds(5)) {
+        try await kiosk.browser.evaluate(
+          """
+          const button = document.querySelector('button.order[data-juice="grape-juice"]');
+          return button !== null && button.textContent.includes(arguments[0]);
+          """, ["포도쥬스"], as: Bool.self)
+      }
+      #expect(shown)
+      try await kiosk.browser.click(try await kiosk.orderButton("grape-juice"))
+      #expect(try await kiosk.waitForLevel("grape", 2, timeout: .seconds(5)))
+    }
+  }
+
   /// A stepper press against a level that changed since it was shown changes nothing,
   /// shows the level there is, and says so; the next press steps from there.
   @Test func staleStepperPress() async throws {
