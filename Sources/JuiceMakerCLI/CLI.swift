@@ -99,6 +99,7 @@ public struct CLI {
     if let warning = localizer.fallbackWarning {
       errorOutput.write(scrubbed(Texts.shown(warning.description)) + "\n")
     }
+    let spoken = SpokenTexts()
     do throws(CLIError) {
       if let problem = line.problem { throw problem }
       let global = try GlobalOptions(line, configuration: configuration)
@@ -123,6 +124,7 @@ public struct CLI {
         global: global, configuration: configuration, catalogFiles: catalogFiles, strings: strings,
         texts: texts, output: output, errorOutput: errorOutput)
       context.skippedCatalogProblems = loaded.problems
+      context.spokenTexts = spoken
       if let problems = loaded.problems, line.definition.name != ValidateCommand.definition.name {
         context.warnSkipping(
           loaded.skipped, key: "warning.skippedCatalog",
@@ -134,6 +136,8 @@ public struct CLI {
       try await command.run(input: &input)
       return (.success, texts, json)
     } catch {
+      // In the words of the menu the command sold from, published names included.
+      let texts = spoken.current ?? texts
       return (report(error, texts: texts, json: json), texts, json)
     }
   }

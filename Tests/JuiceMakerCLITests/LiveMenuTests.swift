@@ -114,6 +114,10 @@ struct LiveMenuTests {
     #expect(order.status == 0, "\(order)")
     #expect(order.stdout.contains("포도쥬스 나왔습니다!"), "\(order)")
     #expect(try await sandbox.stock()["grape"] == 2)
+    // A refusal names the published fruit by its published name.
+    let short = try await sandbox.run(["--lang", "ko", "order", "grape-juice", "--count", "5"])
+    #expect(short.status == 1, "\(short)")
+    #expect(short.stderr.contains("포도"), "\(short)")
 
     let retired = try await sandbox.run(["packs", "retire", "grape.json", "Grape.xcstrings"])
     #expect(retired.status == 0, "\(retired)")

@@ -1,5 +1,6 @@
 import Foundation
 import JuiceMakerKit
+import Synchronization
 
 /// The menu a command sells from: the packs and string catalogs of every layer, the store's
 /// published layer included, loaded together.
@@ -107,6 +108,7 @@ extension Context {
     context.strings = menu.strings
     context.texts = menu.texts
     context.catalogFiles = menu.catalogFiles
+    spokenTexts.adopt(menu.texts)
     return context
   }
 
@@ -185,5 +187,19 @@ extension Context {
   /// The warning for the user's files left out, then their problems, indented.
   func warningLines(_ files: [DataLayers.File], key: String, problems: [String]) -> [String] {
     files.map { texts.string(key, .string(texts.shown($0.path))) } + problems.map { "  " + $0 }
+  }
+}
+
+/// The words a command adopted with a menu, kept for the message of the error it may end
+/// with: an error is said after the command's own context is gone.
+final class SpokenTexts: Sendable {
+  private let adopted = Mutex<Texts?>(nil)
+
+  /// The words adopted last, if any.
+  var current: Texts? { adopted.withLock { $0 } }
+
+  /// Notes the words of a menu the command adopted.
+  func adopt(_ texts: Texts) {
+    adopted.withLock { $0 = texts }
   }
 }

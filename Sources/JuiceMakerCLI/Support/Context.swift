@@ -15,6 +15,9 @@ struct Context {
   /// The problems of the user's string catalogs that `strings` was loaded without, or `nil`.
   var skippedCatalogProblems: LocalizationError? = nil
   var texts: Texts
+  /// The words the command's error is said in: `texts`, then those of the menu the command
+  /// adopted, so an error names a published juice or fruit by its name.
+  var spokenTexts = SpokenTexts()
   let output: any TextOutput
   let errorOutput: any TextOutput
 
