@@ -240,9 +240,13 @@ extension ParsedCommandLine {
       (spec.completion == .juice || spec.completion == .fruit) && !NameIndex.mayBeID(argument)
     }
     guard definition.showsOneLanguage, !namesData else { return .everything }
+    let givenJuices = zip(definition.arguments, arguments).filter { $0.0.completion == .juice }
     return .language(
       language,
-      omittedPrefixes: definition.showsJuiceNames ? [] : [LocalizationKey.juicePrefix])
+      omittedPrefixes: definition.showsJuiceNames && !definition.showsGivenJuicesOnly
+        ? [] : [LocalizationKey.juicePrefix],
+      keptKeys: definition.showsGivenJuicesOnly
+        ? Set(givenJuices.map { LocalizationKey.juicePrefix + $0.1 }) : [])
   }
 }
 

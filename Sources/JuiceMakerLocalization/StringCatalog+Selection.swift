@@ -21,6 +21,9 @@ extension StringCatalog {
     /// The prefixes of keys not loaded, such as `juice.` for a program that shows no juice's
     /// name.
     public var omittedPrefixes: [String]
+    /// Keys loaded though an omitted prefix starts them, such as the one juice a program
+    /// names.
+    public var keptKeys: Set<String>
 
     /// A selection of languages and keys.
     ///
@@ -29,12 +32,15 @@ extension StringCatalog {
     ///     source language, or `nil` for every language.
     ///   - keys: The keys loaded, or `nil` for every key.
     ///   - omittedPrefixes: The prefixes of keys not loaded.
+    ///   - keptKeys: Keys loaded though an omitted prefix starts them.
     public init(
-      languages: Set<String>? = nil, keys: Set<String>? = nil, omittedPrefixes: [String] = []
+      languages: Set<String>? = nil, keys: Set<String>? = nil, omittedPrefixes: [String] = [],
+      keptKeys: Set<String> = []
     ) {
       self.languages = languages
       self.keys = keys
       self.omittedPrefixes = omittedPrefixes
+      self.keptKeys = keptKeys
     }
 
     /// Every language of every key.
@@ -48,11 +54,14 @@ extension StringCatalog {
     ///     source languages alone.
     ///   - keys: The keys loaded, or `nil` for every key.
     ///   - omittedPrefixes: The prefixes of keys not loaded.
+    ///   - keptKeys: Keys loaded though an omitted prefix starts them.
     public static func language(
-      _ language: String?, keys: Set<String>? = nil, omittedPrefixes: [String] = []
+      _ language: String?, keys: Set<String>? = nil, omittedPrefixes: [String] = [],
+      keptKeys: Set<String> = []
     ) -> Selection {
       let tags = language.flatMap(LanguageTag.normalized).map(LanguageTag.fallbacks(for:)) ?? []
-      return Selection(languages: Set(tags), keys: keys, omittedPrefixes: omittedPrefixes)
+      return Selection(
+        languages: Set(tags), keys: keys, omittedPrefixes: omittedPrefixes, keptKeys: keptKeys)
     }
 
     /// Whether every value of every key is built.
@@ -60,7 +69,8 @@ extension StringCatalog {
 
     /// Whether the key is loaded.
     func includes(key: String) -> Bool {
-      (keys?.contains(key) ?? true) && !omittedPrefixes.contains { key.hasPrefix($0) }
+      (keys?.contains(key) ?? true)
+        && (keptKeys.contains(key) || !omittedPrefixes.contains { key.hasPrefix($0) })
     }
   }
 }

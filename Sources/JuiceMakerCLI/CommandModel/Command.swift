@@ -62,6 +62,10 @@ struct CommandDefinition: Sendable {
   /// Whether it may show a juice's name; when not, the names of juices are not loaded for it
   /// (with ``showsOneLanguage``).
   var showsJuiceNames = true
+  /// Whether the only juices whose names it shows are those its command line names, so only
+  /// their names are loaded for it (with ``showsOneLanguage``), as `order` shows the one it
+  /// makes.
+  var showsGivenJuicesOnly = false
 
   /// The catalog key of the text `--help` shows after the usage line.
   var helpKey: String { "help." + name }

@@ -15,7 +15,8 @@ struct OrderCommand: Command {
     })
   static let definition = CommandDefinition(
     name: "order", options: [countOption.spec, requestIDOption.spec],
-    arguments: [ArgumentSpec(name: "JUICE", completion: .juice)], showsOneLanguage: true)
+    arguments: [ArgumentSpec(name: "JUICE", completion: .juice)], showsOneLanguage: true,
+    showsGivenJuicesOnly: true)
 
   let context: Context
   /// The juice as given: an id or a name.
@@ -44,7 +45,9 @@ struct OrderCommand: Command {
     // with the id the message names.
     let requestID = self.requestID ?? .random()
     let order = try shop.serve(juice, count: count, requestID: requestID)
-    let texts = context.texts
+    // Only the name of the juice as given was loaded; one found by another spelling
+    // needs its own.
+    let texts = juice.id.rawValue == juiceName ? context.texts : try Self.everyName(context)
     if context.json {
       context.emit(
         OrderDocument(
@@ -58,5 +61,12 @@ struct OrderCommand: Command {
     } else {
       context.say(texts.receipt(order, price: juice.price))
     }
+  }
+
+  /// The words in the user's language with every juice's name.
+  private static func everyName(_ context: Context) throws(CLIError) -> Texts {
+    Texts(
+      localizer: try context.stringsInEveryLanguage().localizer(
+        for: context.configuration.language(given: context.global.lang)))
   }
 }
