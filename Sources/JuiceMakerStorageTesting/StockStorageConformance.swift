@@ -52,6 +52,20 @@ public struct StockStorageConformance: Sendable, CustomTestStringConvertible {
     case pricesAndLimitsAreJournaled
     /// After random orders and edits by several shops, every grouping and filter of `report(_:)` gives the sums over the journal, and `journalCount(_:)` its count.
     case reportTotalsEqualSumsOverTheJournal
+    /// A menu layer starts empty; publications add, replace and retire files, kept byte
+    /// for byte in name order, and are logged newest first with who and when (storages
+    /// that hold a menu).
+    case menuFilesArePublishedReplacedRetiredAndLogged
+    /// A publication against a stale version, or retiring a name the layer does not hold,
+    /// writes nothing; names no publication can hold are `.invalid` (storages that hold a
+    /// menu).
+    case aStaleMenuVersionOrAnUnknownNameWritesNothing
+    /// A publication wakes another storage's `waitForChanges` within a second (storages
+    /// that hold a menu).
+    case aPublicationWakesAnotherStorageWithinASecond
+    /// Of publishers checked against the same version at once, one passes (storages that
+    /// hold a menu).
+    case publishersAtOnceCannotBothPass
 
     public var testDescription: String { rawValue }
   }
@@ -63,6 +77,8 @@ public struct StockStorageConformance: Sendable, CustomTestStringConvertible {
   public let journalsEveryOrder: Bool
   /// Whether the storage can fail: its stores give `ConformanceStore.locked`.
   public let canFail: Bool
+  /// Whether the storage holds a menu layer: it is a `MenuStorage`.
+  public let holdsAMenu: Bool
   /// Creates a fresh store holding the given fruits, each at its initial stock.
   public let makeStore: @Sendable (_ fruits: [Fruit]) throws -> ConformanceStore
 
@@ -75,25 +91,33 @@ public struct StockStorageConformance: Sendable, CustomTestStringConvertible {
   ///   - journalsEveryOrder: Whether every order and restock of a shop is journaled.
   ///   - canFail: Whether the storage can fail (a store another holds locked, a lost
   ///     server); its stores then give `ConformanceStore.locked`.
+  ///   - holdsAMenu: Whether the storage is a `MenuStorage`, whose checks then run too.
   ///   - makeStore: Creates a fresh store holding the given fruits at their initial
   ///     stock; each `ConformanceStore.open()` of it opens another storage over it.
   public init(
     name: String, journalsEveryOrder: Bool = true, canFail: Bool = true,
+    holdsAMenu: Bool = false,
     makeStore: @escaping @Sendable (_ fruits: [Fruit]) throws -> ConformanceStore
   ) {
     self.name = name
     self.journalsEveryOrder = journalsEveryOrder
     self.canFail = canFail
+    self.holdsAMenu = holdsAMenu
     self.makeStore = makeStore
   }
 
   /// The checks that apply to this storage: all of them, but journaling every order
-  /// for a storage that does not, and failing for one that cannot fail.
+  /// for a storage that does not, failing for one that cannot fail, and the menu layer's
+  /// for one that holds none.
   public var checks: [Check] {
     Check.allCases.filter { check in
       switch check {
       case .everyOrderAndRestockOfAShopIsJournaled: journalsEveryOrder
       case .failureNamesTheStoreKeepsTheCauseAndChangesNothing: canFail
+      case .menuFilesArePublishedReplacedRetiredAndLogged,
+        .aStaleMenuVersionOrAnUnknownNameWritesNothing,
+        .aPublicationWakesAnotherStorageWithinASecond, .publishersAtOnceCannotBothPass:
+        holdsAMenu
       default: true
       }
     }
@@ -124,6 +148,13 @@ public struct StockStorageConformance: Sendable, CustomTestStringConvertible {
       try checks.failureNamesTheStoreKeepsTheCauseAndChangesNothing()
     case .pricesAndLimitsAreJournaled: try checks.pricesAndLimitsAreJournaled()
     case .reportTotalsEqualSumsOverTheJournal: try checks.reportTotalsEqualSumsOverTheJournal()
+    case .menuFilesArePublishedReplacedRetiredAndLogged:
+      try checks.menuFilesArePublishedReplacedRetiredAndLogged()
+    case .aStaleMenuVersionOrAnUnknownNameWritesNothing:
+      try checks.aStaleMenuVersionOrAnUnknownNameWritesNothing()
+    case .aPublicationWakesAnotherStorageWithinASecond:
+      try checks.aPublicationWakesAnotherStorageWithinASecond()
+    case .publishersAtOnceCannotBothPass: try checks.publishersAtOnceCannotBothPass()
     }
   }
 }

@@ -33,7 +33,7 @@ enum StorageUnderTest {
   }
 
   /// The SQLite storage: each `open()` is another connection to one file.
-  static let sqlite = StockStorageConformance(name: "sqlite") { fruits in
+  static let sqlite = StockStorageConformance(name: "sqlite", holdsAMenu: true) { fruits in
     let directory = FileManager.default.temporaryDirectory
       .appending(path: "JuiceMakerStorageConformanceTests-\(UUID().uuidString)").path
     let path = directory + "/store.sqlite"
@@ -60,7 +60,7 @@ extension StorageUnderTest {
   }
 
   /// The PostgreSQL storage: a new database per store, each `open()` another connection.
-  static let postgres = StockStorageConformance(name: "postgres") { fruits in
+  static let postgres = StockStorageConformance(name: "postgres", holdsAMenu: true) { fruits in
     let server = try server.get()
     let database = try server.createDatabase()
     let uri = server.socketURI(database: database)
