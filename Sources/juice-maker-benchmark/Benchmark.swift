@@ -16,7 +16,7 @@ struct Benchmark {
       try ChildMode.run(options.child)
       return
     }
-    let paths = try Paths(root: options.root)
+    let paths = try Paths(root: options.root, juiceMaker: options.juiceMaker)
     var report = Report(options: options)
     Report.note(
       "juice-maker-benchmark\(options.quick ? " --quick" : ""): \(options.runs) runs per figure,"

@@ -1,7 +1,7 @@
 /// The command line of the benchmark.
 ///
 /// ```
-/// juice-maker-benchmark [--quick] [--only NAME]... [--root DIR]
+/// juice-maker-benchmark [--quick] [--only NAME]... [--root DIR] [--juice-maker PATH]
 /// ```
 ///
 /// - `--quick`: fewer and shorter runs (5 runs, about 30 ms each; 20 process starts), for
@@ -11,10 +11,14 @@
 ///   may be repeated or comma-separated. A ratio measures the figures it divides.
 /// - `--root DIR`: the package root, with `Recipes/` and `Localization/`; by default the
 ///   current directory when it has both, else the root this file was built from.
+/// - `--juice-maker PATH`: the `juice-maker` to start, such as one installed with the
+///   README's command, instead of the one built beside the benchmark.
 struct Options: Sendable {
   var quick = false
   var only: [String] = []
   var root: String?
+  /// The `juice-maker` to start instead of the build's.
+  var juiceMaker: String?
   /// A hidden mode: the process is the benchmark's own child, measuring one thing.
   var child: [String] = []
 
@@ -27,12 +31,14 @@ struct Options: Sendable {
       switch argument {
       case "--quick":
         quick = true
-      case "--only", "--root":
+      case "--only", "--root", "--juice-maker":
         guard let value = remaining.popFirst() else {
           throw .usage("\(argument) needs a value")
         }
         if argument == "--root" {
           root = value
+        } else if argument == "--juice-maker" {
+          juiceMaker = value
         } else {
           only += value.split(separator: ",").map(String.init)
         }
@@ -66,7 +72,7 @@ struct Options: Sendable {
   var runDuration: Duration { quick ? .milliseconds(30) : .milliseconds(250) }
 
   static let usage = """
-    usage: juice-maker-benchmark [--quick] [--only NAME]... [--root DIR]
+    usage: juice-maker-benchmark [--quick] [--only NAME]... [--root DIR] [--juice-maker PATH]
 
     Prints one line per figure: figure=NAME value=MEDIAN unit=UNIT runs=N min=A max=B
     goal="OP THRESHOLD"|none pass=true|false|none. Exits 0 unless something fails to run;

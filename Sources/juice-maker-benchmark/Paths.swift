@@ -7,12 +7,17 @@ struct Paths: Sendable {
   /// The directory of this executable, where the build puts `juice-maker` and
   /// `juice-maker-baseline` too.
   let executables: URL
+  /// The `juice-maker` given with `--juice-maker`, started instead of the build's.
+  let juiceMaker: String?
 
   /// Finds the package root and the build directory.
   ///
-  /// - Parameter root: The root given with `--root`, if any.
+  /// - Parameters:
+  ///   - root: The root given with `--root`, if any.
+  ///   - juiceMaker: The `juice-maker` given with `--juice-maker`, if any.
   /// - Throws: `BenchmarkError.failed` when no root holds `Recipes/` and `Localization/`.
-  init(root: String?) throws(BenchmarkError) {
+  init(root: String?, juiceMaker: String? = nil) throws(BenchmarkError) {
+    self.juiceMaker = juiceMaker
     let fileManager = FileManager.default
     let candidates =
       root.map { [$0] } ?? [
@@ -39,6 +44,12 @@ struct Paths: Sendable {
 
   /// A program of the same build, or an error saying how to build it.
   func program(_ name: String) throws(BenchmarkError) -> String {
+    if name == "juice-maker", let juiceMaker {
+      guard FileManager.default.isExecutableFile(atPath: juiceMaker) else {
+        throw .failed("\(juiceMaker), given with --juice-maker, is not an executable file")
+      }
+      return juiceMaker
+    }
     let path = executables.appendingPathComponent(name).path
     guard FileManager.default.isExecutableFile(atPath: path) else {
       throw .failed(
