@@ -74,24 +74,24 @@ struct LargeMenuBenchmarks {
 
   /// Rewrites one of the menu's files under a running `serve` and reads how long each
   /// reload took.
-  private func reloads(_ program: String, _ arguments: [String], changing juices: URL)
+  private func reloads(_ program: String, _ arguments: [String], changing file: URL)
     throws(BenchmarkError) -> Samples
   {
     let server = try ServerProcess(program, arguments + ["serve", "--listen", "127.0.0.1:0"])
     defer { _ = server.stop() }
     let text: String
     do {
-      text = try String(contentsOf: juices, encoding: .utf8)
+      text = try String(contentsOf: file, encoding: .utf8)
     } catch {
-      throw .failed("cannot read \(juices.path): \(error)")
+      throw .failed("cannot read \(file.path): \(error)")
     }
     var times: [Double] = []
     for round in 0..<(options.quick ? 3 : 10) {
       // The same menu written again, a line longer or shorter: a changed file.
       do {
-        try Data((text + (round % 2 == 0 ? "\n" : "")).utf8).write(to: juices, options: .atomic)
+        try Data((text + (round % 2 == 0 ? "\n" : "")).utf8).write(to: file, options: .atomic)
       } catch {
-        throw .failed("cannot write \(juices.path): \(error)")
+        throw .failed("cannot write \(file.path): \(error)")
       }
       let deadline = ContinuousClock.now + .seconds(30)
       while true {

@@ -75,9 +75,7 @@ struct HistoryCommand: Command {
           shop == nil && since == nil && until == nil ? "history.empty" : "history.noMatch"))
       return
     }
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withFullDate, .withFullTime, .withSpaceBetweenDateAndTime]
-    formatter.timeZone = TimeZone.current
+    let formatter = Self.localTimeFormatter()
     let rows = entries.map { entry in
       let action = entry.operation.action
       let subject: String
@@ -127,6 +125,15 @@ struct HistoryCommand: Command {
 
   /// A time as the formatter writes it, with `Z` spelled as the offset `+00:00`, so every
   /// row shows its offset the same way.
+  /// The formatter of the times `history` shows: local, to the second; its text goes
+  /// through ``localTime(_:)``.
+  static func localTimeFormatter() -> ISO8601DateFormatter {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withFullDate, .withFullTime, .withSpaceBetweenDateAndTime]
+    formatter.timeZone = TimeZone.current
+    return formatter
+  }
+
   static func localTime(_ text: String) -> String {
     text.hasSuffix("Z") ? String(text.dropLast()) + "+00:00" : text
   }

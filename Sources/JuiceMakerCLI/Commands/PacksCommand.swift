@@ -115,7 +115,9 @@ struct PacksCommand: Command {
       context.say(
         texts.string(
           "packs.store.version", .string(texts.shown(storage.location)), .int(menu.version),
-          .string(texts.shown(last.editor)), .string(Self.time(last.date))))
+          .string(texts.shown(last.editor)),
+          .string(
+            HistoryCommand.localTime(HistoryCommand.localTimeFormatter().string(from: last.date)))))
     } else {
       context.say(texts.string("packs.store.empty", .string(texts.shown(storage.location))))
     }
@@ -213,13 +215,9 @@ struct PacksCommand: Command {
       problems += error.lines.map { texts.shown($0) }
     }
     if let catalog, let strings {
-      problems +=
-        strings.validationIssues(
-          fruitIDs: catalog.fruits.map(\.id.rawValue), juiceIDs: catalog.juices.map(\.id.rawValue),
-          requiredKeys: ValidateCommand.requiredKeys
-        )
-        .filter { $0.severity == .error }.map { $0.localized(texts) }
-      problems += NameClash.find(in: catalog, strings: strings).map { $0.message(texts) }
+      let checked = ValidateCommand.check(catalog, strings)
+      problems += checked.issues.filter { $0.severity == .error }.map { $0.localized(texts) }
+      problems += checked.clashes.map { $0.message(texts) }
     }
     return problems
   }
@@ -236,13 +234,6 @@ struct PacksCommand: Command {
     }
   }
 
-  /// A publication's time as `history` shows times: local, to the second.
-  static func time(_ date: Date) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withFullDate, .withFullTime, .withSpaceBetweenDateAndTime]
-    formatter.timeZone = TimeZone.current
-    return HistoryCommand.localTime(formatter.string(from: date))
-  }
 }
 
 /// `{"packs":[{"name","layer","path","replaces"}],"catalogs":[…],"store":{…}}`.

@@ -153,7 +153,7 @@ struct ServeCommand: Command {
     // An in-memory store's levels live in this process: its menu stays as it started.
     let watcher =
       memory
-      ? nil : MenuWatcher(context: context, menu: opened.menu, storage: opened.storage)
+      ? nil : MenuWatcher(context: context, menu: opened.menu)
     while stop.wait(timeout: .now() + .milliseconds(250)) == .timedOut {
       guard let watcher else { continue }
       let api = current.answers

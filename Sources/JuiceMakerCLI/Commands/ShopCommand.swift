@@ -60,7 +60,7 @@ struct ShopCommand: Command {
       }
     }
     var opened = try context.openShop(busyTimeout: Self.busyTimeout)
-    let watcher = MenuWatcher(context: context, menu: opened.menu, storage: opened.storage)
+    let watcher = MenuWatcher(context: context, menu: opened.menu)
     var reader =
       input is StandardInput ? ShopLineReader(descriptor: 0) : ShopLineReader(input)
     var session: ShopSession?
@@ -74,7 +74,6 @@ struct ShopCommand: Command {
       let next = try ShopSession(
         shop: shop, texts: opened.context.texts, strings: opened.context.strings,
         continuing: session)
-      next.menuProblem = session?.menuProblem
       session = next
       guard
         let change = try command.sell(

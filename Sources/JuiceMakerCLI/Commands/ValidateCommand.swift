@@ -59,18 +59,28 @@ struct ValidateCommand: Command {
       }
     }
     // A user's catalog the program runs without still fails validation.
-    let issues =
-      skipped
-      + strings.validationIssues(
-        fruitIDs: catalog.fruits.map(\.id.rawValue), juiceIDs: catalog.juices.map(\.id.rawValue),
-        requiredKeys: Self.requiredKeys)
+    let checked = Self.check(catalog, strings)
     try report(
-      issues, clashes: NameClash.find(in: catalog, strings: strings),
+      skipped + checked.issues, clashes: checked.clashes,
       summary: { errors, warnings in
         context.texts.string(
           "validate.summary", .int(catalog.fruits.count), .int(catalog.juices.count),
           .int(strings.languages.count), .int(errors), .int(warnings))
       })
+  }
+
+  /// What `validate` finds in packs and catalogs loaded together: the catalogs' issues
+  /// for the packs' fruits and juices and the command line's keys, and the names that
+  /// clash; `packs publish` refuses a menu with any error among them.
+  static func check(_ catalog: Catalog, _ strings: StringCatalog) -> (
+    issues: [LocalizationIssue], clashes: [NameClash]
+  ) {
+    (
+      strings.validationIssues(
+        fruitIDs: catalog.fruits.map(\.id.rawValue), juiceIDs: catalog.juices.map(\.id.rawValue),
+        requiredKeys: requiredKeys),
+      NameClash.find(in: catalog, strings: strings)
+    )
   }
 
   /// `validate --catalog FILE…`: the files alone, merged in the order given, without packs.

@@ -28,15 +28,14 @@ final class MenuWatcher {
   ///
   /// - Parameters:
   ///   - context: The command's context, before it adopted the menu.
-  ///   - menu: The running menu.
-  ///   - storage: The store it was loaded over.
-  init(context: Context, menu: ShopMenu, storage: any StockStorage) {
+  ///   - menu: The running menu, loaded over the store's layer it holds.
+  init(context: Context, menu: ShopMenu) {
     self.context = context
     directories = DataLayers.directories(
       givenRecipes: context.global.recipes, givenLocalization: context.global.localization,
       configuration: context.configuration)
     files = Self.stamps(directories)
-    published = (try? Context.publishedMenu(of: storage)) ?? .empty
+    published = menu.published
     skipped = Set(menu.skipped)
     running = menu
     problem = nil

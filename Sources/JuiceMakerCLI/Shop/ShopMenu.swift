@@ -10,8 +10,10 @@ struct ShopMenu {
   let texts: Texts
   let packFiles: [DataLayers.File]
   let catalogFiles: [DataLayers.File]
+  /// The store's menu layer it was loaded over.
+  let published: PublishedMenu
   /// The version of the store's menu layer it was loaded at; 0 for none.
-  let version: Int
+  var version: Int { published.version }
   /// The files of the store's and the user's layers left out for their problems.
   let skipped: [String]
   /// The lines that say which files were left out and why; empty when none was.
@@ -98,7 +100,7 @@ extension Context {
     }
     return ShopMenu(
       catalog: packs.catalog, strings: menuStrings, texts: menuTexts, packFiles: packFiles,
-      catalogFiles: menuCatalogFiles, version: published.version, skipped: skipped,
+      catalogFiles: menuCatalogFiles, published: published, skipped: skipped,
       warning: warning, problems: problems)
   }
 
@@ -140,7 +142,8 @@ extension Context {
       chosen = menu
     } else {
       chosen = try loadMenu(published: published)
-      storage = try reopened(storage, for: chosen.catalog, busyTimeout: busyTimeout)
+      storage =
+        try storageOpenedAgain(storage, for: chosen.catalog, busyTimeout: busyTimeout) ?? storage
     }
     if !chosen.warning.isEmpty {
       errorOutput.write(chosen.warning.joined(separator: "\n") + "\n")
@@ -155,21 +158,23 @@ extension Context {
   func reopened(_ shop: OpenedShop, with menu: ShopMenu, busyTimeout: Duration)
     throws(CLIError) -> OpenedShop
   {
-    guard shop.storage.fruits != menu.catalog.fruits.map(\.id) else {
+    guard
+      let storage = try storageOpenedAgain(
+        shop.storage, for: menu.catalog, busyTimeout: busyTimeout)
+    else {
       return OpenedShop(
         context: adopting(menu), menu: menu, store: shop.store, storage: shop.storage)
     }
-    let storage = try reopened(shop.storage, for: menu.catalog, busyTimeout: busyTimeout)
     return OpenedShop(
       context: adopting(menu), menu: menu, store: FruitStore(storage: storage), storage: storage)
   }
 
-  /// The storage itself when it holds levels for `catalog`'s fruits in their order, else
-  /// the store opened again for them: a new fruit gets its row with its initial stock.
-  func reopened(_ storage: any StockStorage, for catalog: Catalog, busyTimeout: Duration)
-    throws(CLIError) -> any StockStorage
-  {
-    guard storage.fruits != catalog.fruits.map(\.id) else { return storage }
+  /// The store opened again for `catalog`'s fruits, so a new fruit gets its row with its
+  /// initial stock; `nil` when `storage` holds levels for them in their order already.
+  private func storageOpenedAgain(
+    _ storage: any StockStorage, for catalog: Catalog, busyTimeout: Duration
+  ) throws(CLIError) -> (any StockStorage)? {
+    guard storage.fruits != catalog.fruits.map(\.id) else { return nil }
     return try openStorage(fruits: catalog.fruits, creating: .never, busyTimeout: busyTimeout)
       .storage
   }

@@ -68,7 +68,7 @@ final class ShopSession {
   ///   - wake: Called, on any thread, when the store changed; the face then calls
   ///     `refresh()`.
   ///   - continuing: The session this one follows when the menu changed, whose status
-  ///     line it keeps.
+  ///     line (another shop's last change, a menu problem) it keeps.
   /// - Throws: `CLIError` when the store cannot be read.
   init(
     shop: JuiceMaker, texts: Texts, strings: StringCatalog,
@@ -76,6 +76,7 @@ final class ShopSession {
   ) throws(CLIError) {
     self.shop = shop
     lastOtherChange = previous?.lastOtherChange
+    menuProblem = previous?.menuProblem
     self.texts = texts
     answers = AnswerWords(strings: strings)
     do throws(FruitStoreError) {

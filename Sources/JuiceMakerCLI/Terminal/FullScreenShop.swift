@@ -55,7 +55,7 @@ struct FullScreenShop {
   ///   restored first.
   func run() throws(CLIError) -> Ending {
     var opened = try context.openShop(busyTimeout: Self.busyTimeout)
-    let watcher = MenuWatcher(context: context, menu: opened.menu, storage: opened.storage)
+    let watcher = MenuWatcher(context: context, menu: opened.menu)
     let wakePipe = WakePipe()
     var selling = try Selling(opened, wake: wakePipe.wake, continuing: nil)
 
@@ -162,7 +162,6 @@ struct FullScreenShop {
       session = try ShopSession(
         shop: shop, texts: opened.context.texts, strings: opened.context.strings, wake: wake,
         continuing: continuing)
-      session.menuProblem = continuing?.menuProblem
       state = ShopState(
         juiceCount: catalog.juices.count, fruitCount: store.fruits.count,
         levels: session.levels, makeable: session.makeable, answers: session.answers)
