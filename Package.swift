@@ -38,19 +38,23 @@ let package = Package(
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
     ),
     .target(name: "JuiceMakerSQLite", dependencies: ["JuiceMakerKit", "CSQLite"]),
+    // libpq and libmicrohttpd are declared here but not linked: each loader target defines
+    // the functions the package calls and loads its library on the first call, so a command
+    // that opens no PostgreSQL store and serves nothing does not load them, nor the dozen
+    // libraries they need.
     .systemLibrary(
       name: "CLibPQ",
-      pkgConfig: "libpq",
       providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
     ),
-    .target(name: "JuiceMakerPostgres", dependencies: ["JuiceMakerKit", "CLibPQ"]),
+    .target(name: "CLibPQLoader"),
+    .target(name: "JuiceMakerPostgres", dependencies: ["JuiceMakerKit", "CLibPQ", "CLibPQLoader"]),
     .systemLibrary(
       name: "CMicroHTTPD",
-      pkgConfig: "libmicrohttpd",
       providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
     ),
+    .target(name: "CMicroHTTPDLoader"),
     // An HTTP/1.1 server over libmicrohttpd: requests in, responses and event streams out.
-    .target(name: "JuiceMakerHTTP", dependencies: ["CMicroHTTPD"]),
+    .target(name: "JuiceMakerHTTP", dependencies: ["CMicroHTTPD", "CMicroHTTPDLoader"]),
     // A throwaway PostgreSQL server in a temporary directory, for the tests and the benchmark.
     .target(name: "TemporaryPostgres"),
     .target(
@@ -110,7 +114,8 @@ let package = Package(
   ]
 )
 
-for target in package.targets where target.type != .system && target.type != .plugin {
+for target in package.targets
+where target.type != .system && target.type != .plugin && !target.name.hasSuffix("Loader") {
   var settings = target.swiftSettings ?? []
   settings.append(contentsOf: [
     .enableUpcomingFeature("ExistentialAny"),

@@ -93,6 +93,14 @@ public final class HTTPServer: Sendable {
     daemon = Mutex(0)
     keep = Mutex([])
     var address = try SocketAddress(host: configuration.host, port: configuration.port)
+    // CMicroHTTPDLoader loads the library on first use: say so when it cannot.
+    var loadFailure = [CChar](repeating: 0, count: 512)
+    guard juice_mhd_load(&loadFailure, loadFailure.count) == 1 else {
+      throw .cannotListen(
+        host: configuration.host, port: configuration.port,
+        reason: String(
+          decoding: loadFailure.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
     var kept: [UnsafeMutablePointer<CChar>] = []
     let isIPv6 = address.isIPv6
     let started: OpaquePointer? = address.withPointer { socketAddress in

@@ -97,6 +97,9 @@ final class Connection {
       keywords.append("passfile")
       values.append(PasswordFile.absent)
     }
+    if let problem = Self.libraryProblem() {
+      throw PostgresError(code: "", message: problem, connectionLost: true)
+    }
     // Started without blocking, so that the notice processor is in place before the
     // server says anything: a server shutting down sends a warning to a connection
     // still starting up, which libpq's default processor would print.
@@ -123,6 +126,14 @@ final class Connection {
       throw PostgresError(code: "", message: message, connectionLost: true)
     }
     handle = connection
+  }
+
+  /// Why libpq cannot be loaded (CLibPQLoader loads it on first use), or `nil` once it is.
+  static func libraryProblem() -> String? {
+    var reason = [CChar](repeating: 0, count: 512)
+    return juice_pq_load(&reason, reason.count) == 1
+      ? nil
+      : String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   /// Drives a connection started with `PQconnectStartParams` until it is made, fails,

@@ -103,6 +103,7 @@ package struct ConnectionURI: Hashable, Sendable {
 
   /// Why libpq cannot read the URI, or `nil` when it can.
   var problem: String? {
+    if let problem = Connection.libraryProblem() { return problem }
     var error: UnsafeMutablePointer<CChar>?
     guard let options = PQconninfoParse(text, &error) else {
       defer { if let error { PQfreemem(error) } }
