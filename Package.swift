@@ -63,11 +63,15 @@ let package = Package(
       // The kiosk page's files, compiled in by EmbedData.
       exclude: ["Kiosk/Assets"],
       plugins: ["EmbedData"]),
-    // Compiles Recipes/ and Localization/ into JuiceMakerCLI, so the binary needs no files.
+    // Compiles Recipes/ and Localization/ into JuiceMakerCLI, so the binary needs no files,
+    // each pack and catalog with its compiled form, which is read without parsing.
     .plugin(
       name: "EmbedData", capability: .buildTool(), dependencies: ["embed-data"],
       path: "Sources/EmbedDataPlugin"),
-    .executableTarget(name: "embed-data", path: "Sources/embed-data"),
+    // Packs and catalogs are decoded and compiled by the package's own decoders.
+    .executableTarget(
+      name: "embed-data", dependencies: ["JuiceMakerCatalog", "JuiceMakerLocalization"],
+      path: "Sources/embed-data"),
     .executableTarget(name: "juice-maker", dependencies: ["JuiceMakerCLI"]),
     // `swift run -c release juice-maker-benchmark` builds the three programs it starts too.
     .executableTarget(

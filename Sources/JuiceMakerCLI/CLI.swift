@@ -89,7 +89,8 @@ public struct CLI {
       catalogFiles = try DataLayers.catalogs(given: given, configuration: configuration)
       // A broken catalog of the user's is left out with a warning; `validate` reports it.
       loaded = try DataLayers.loadStringsSkippingBrokenUserCatalogs(
-        catalogFiles, selection: line.stringSelection(language: language))
+        catalogFiles, selection: line.stringSelection(language: language),
+        cache: configuration.compiledCache)
     } catch {
       return (report(.invalidStrings(error), texts: nil, json: json), nil, json)
     }
@@ -155,12 +156,10 @@ public struct CLI {
       (try? GlobalOptions(line, configuration: configuration)) != nil
     else { return nil }
     let language = configuration.language(given: line.text(GlobalOptions.lang.spec))
-    let sources = BuiltInData.files.filter { $0.directory == "Localization" }.map {
-      (name: $0.shownPath, data: Data($0.text.utf8))
-    }
+    let sources = BuiltInData.files.filter { $0.directory == "Localization" }.map(\.source)
     guard
       let strings = try? StringCatalog(
-        sources: sources, selection: .language(language, keys: ["version.data", "text.cut"]))
+        sources, selection: .language(language, keys: ["version.data", "text.cut"]))
     else { return nil }
     let localizer = strings.localizer(for: language)
     if let warning = localizer.fallbackWarning {

@@ -41,52 +41,10 @@ public struct Catalog: Sendable {
   /// - Throws: `CatalogError` listing every duplicate id, unknown fruit, repeated
   ///   ingredient, non-positive count, negative stock, empty recipe and second currency.
   public init(fruits: [Fruit], juices: [Juice]) throws(CatalogError) {
-    var pack = Pack(file: "<memory>")
-    var problems: [CatalogError.Problem] = []
-    pack.currency = juices.lazy.compactMap(\.price).first?.currency
-    for (index, fruit) in fruits.enumerated() {
-      let path = "fruits[\(index)]"
-      if fruit.initialStock < 0 {
-        problems.append(
-          .init(file: pack.file, path: "\(path).stock", reason: .negativeStock(fruit.initialStock)))
-      }
-      pack.fruitEntries.append(Pack.FruitEntry(fruit: fruit, path: path))
-    }
-    for (index, juice) in juices.enumerated() {
-      let path = "juices[\(index)]"
-      if juice.ingredients.isEmpty {
-        problems.append(.init(file: pack.file, path: "\(path).ingredients", reason: .emptyRecipe))
-      }
-      var seen: Set<Fruit.ID> = []
-      for (position, ingredient) in juice.ingredients.enumerated() {
-        let ingredientPath = "\(path).ingredients[\(position)]"
-        if ingredient.count <= 0 {
-          problems.append(
-            .init(
-              file: pack.file, path: "\(ingredientPath).count",
-              reason: .nonPositiveCount(ingredient.count)))
-        }
-        if !seen.insert(ingredient.fruit).inserted {
-          problems.append(
-            .init(
-              file: pack.file, path: "\(ingredientPath).fruit",
-              reason: .repeatedIngredient(ingredient.fruit)))
-        }
-      }
-      if let price = juice.price, let currency = pack.currency, price.currency != currency {
-        problems.append(
-          .init(
-            file: pack.file, path: "\(path).price",
-            reason: .currencyConflict(
-              price.currency.code, first: currency.code, firstFile: pack.file)))
-      }
-      pack.juiceEntries.append(
-        Pack.JuiceEntry(
-          id: juice.id, ingredients: juice.ingredients,
-          ingredientIndices: Array(juice.ingredients.indices),
-          path: path, price: juice.price))
-    }
-    try self.init(merging: [pack], problems: problems, paths: [])
+    let pack = Pack(
+      file: "<memory>", currency: juices.lazy.compactMap(\.price).first?.currency,
+      fruits: fruits, juices: juices.map { ($0.id, $0.ingredients, $0.price) })
+    try self.init(merging: [pack], problems: pack.valueProblems(), paths: [])
   }
 
   /// Merges decoded packs, adding the problems that only show across packs.

@@ -116,25 +116,19 @@ extension Catalog {
   /// Packs in memory, such as packs compiled into a program, are decoded as strictly as
   /// files, and problems name them by their `name`.
   ///
-  /// - Parameter sources: The packs.
+  /// - Parameters:
+  ///   - sources: The packs.
+  ///   - cache: Where the packs' compiled forms are kept between loads, if anywhere: a pack
+  ///     read before is then read without parsing. See ``CompiledCache``.
   /// - Returns: The merged catalog.
   /// - Throws: `CatalogError` listing every problem.
-  public static func load(_ sources: [PackSource]) throws(CatalogError) -> Catalog {
+  public static func load(_ sources: [PackSource], cache: CompiledCache? = nil)
+    throws(CatalogError) -> Catalog
+  {
     let results = LockedValue(
       [(Pack, [CatalogError.Problem])?](repeating: nil, count: sources.count))
     let decode: @Sendable (Int) -> Void = { index in
-      let outcome: (Pack, [CatalogError.Problem])
-      switch sources[index] {
-      case .file(let file):
-        switch readFile(atPath: file) {
-        case .bytes(let bytes):
-          outcome = PackDecoder.decode(bytes, file: file)
-        case .unreadable(let reason):
-          outcome = (Pack(file: file), [.init(file: file, path: "", reason: reason)])
-        }
-      case .bytes(let bytes, let name):
-        outcome = PackDecoder.decode(bytes, file: name)
-      }
+      let outcome = Catalog.decode(sources[index], cache: cache)
       results.withLock { $0[index] = outcome }
     }
     if sources.count >= 64 {
@@ -147,9 +141,63 @@ extension Catalog {
       merging: decoded.map(\.0), problems: decoded.flatMap(\.1), paths: sources.map(\.path))
   }
 
+  /// One pack, from its compiled form in the cache when it holds a sound one, else parsed,
+  /// and then compiled into the cache when it has no problem.
+  private static func decode(_ source: PackSource, cache: CompiledCache?) -> (
+    Pack, [CatalogError.Problem]
+  ) {
+    let bytes: [UInt8]
+    switch source {
+    case .file(let file):
+      if let cache, let key = ContentHash.ofFile(atPath: file, maximumSize: maximumPackSize),
+        let pack = cache.lookUp(
+          .pack, source: key,
+          decode: { reader throws(CompiledForm.Damaged) in
+            try Pack(compiled: &reader, file: file)
+          })
+      {
+        return (pack, [])
+      }
+      switch readFile(atPath: file) {
+      case .bytes(let read):
+        bytes = read
+      case .unreadable(let reason):
+        return (Pack(file: file), [.init(file: file, path: "", reason: reason)])
+      }
+    case .bytes(let given, _):
+      bytes = given
+    case .compiled(let form, let name, let text):
+      if let pack = CompiledForm.read(
+        form, kind: .pack,
+        decode: { reader throws(CompiledForm.Damaged) in
+          try Pack(compiled: &reader, file: name)
+        })
+      {
+        return (pack, [])
+      }
+      return PackDecoder.decode(Array(text.utf8), file: name)
+    }
+    let name = source.path
+    let key = cache.map { _ in (hash: ContentHash.of(bytes), size: bytes.count) }
+    if case .bytes = source, let cache, let key,
+      let pack = cache.lookUp(
+        .pack, source: key,
+        decode: { reader throws(CompiledForm.Damaged) in
+          try Pack(compiled: &reader, file: name)
+        })
+    {
+      return (pack, [])
+    }
+    let outcome = PackDecoder.decode(bytes, file: name)
+    if let cache, let key, outcome.1.isEmpty {
+      cache.store(.pack, source: key, body: outcome.0.compiled())
+    }
+    return outcome
+  }
+
   /// The largest pack file read, in bytes: far beyond any real pack, small enough
   /// that a hostile one cannot exhaust memory.
-  static let maximumPackSize = 16 << 20
+  package static let maximumPackSize = 16 << 20
 
   /// Reads a whole regular file with POSIX calls, so failures keep the system's reason.
   ///
@@ -213,19 +261,24 @@ package enum FileContents {
   case unreadable(CatalogError.Reason)
 }
 
-/// Where one pack's bytes come from.
-public enum PackSource: Sendable, Hashable {
+/// Where one pack's or string catalog's bytes come from.
+public enum PackSource: Sendable {
   /// A file, read when the catalog is loaded.
   case file(String)
-  /// Bytes in memory, such as a pack compiled into a program; `name` is the path problems
-  /// name it by (`<built-in>/Recipes/fruits.json`).
+  /// Bytes in memory, such as a pack published to a store; `name` is the path problems
+  /// name it by (`<store>/Seasonal.json`).
   case bytes([UInt8], name: String)
+  /// A file compiled into a program at build time: its compiled form, read in place without
+  /// parsing, and its text, parsed only should the compiled form not read. The build plugin
+  /// of the `juice-maker` tool writes them.
+  case compiled(StaticString, name: String, text: String)
 
   /// The file's path, or the name of bytes in memory.
   public var path: String {
     switch self {
     case .file(let path): path
     case .bytes(_, let name): name
+    case .compiled(_, let name, _): name
     }
   }
 }

@@ -121,7 +121,7 @@ struct PackDecoder {
     for member in members where member.key != "currency" {
       guard let elements = array(member.node, at: member.key) else { continue }
       for (index, element) in elements.enumerated() {
-        let path = "\(member.key)[\(index)]"
+        let path = Pack.entryPath(member.key, index)
         let before = problems.count + unlistedProblems
         if member.key == "fruits" {
           if var entry = decodeFruit(element, at: path) {

@@ -1,5 +1,5 @@
 public import Foundation
-import JuiceMakerCatalog
+public import JuiceMakerCatalog
 
 extension StringCatalog {
   /// Loads and merges every `.xcstrings` file directly in a directory, in file-name order.
@@ -53,23 +53,8 @@ extension StringCatalog {
   /// - Parameter files: The files; errors name them by their last path component.
   /// - Throws: `LocalizationError`, as ``init(directory:)`` does.
   public init(contentsOf files: [URL]) throws(LocalizationError) {
-    var sources: [(name: String, bytes: [UInt8])] = []
-    var errors: [LocalizationError] = []
-    for file in files {
-      switch Catalog.readFile(atPath: file.path) {
-      case .bytes(let bytes):
-        sources.append((file.lastPathComponent, bytes))
-      case .unreadable(let reason):
-        let detail =
-          switch reason {
-          case .unreadable(let detail): detail
-          case .notAFile: "not a regular file"
-          default: reason.description
-          }
-        errors.append(.unreadableFile(file: file.lastPathComponent, reason: detail))
-      }
-    }
-    try self.init(sources: sources, errors: errors)
+    try self.init(
+      sources: files.map { ($0.lastPathComponent, PackSource.file($0.path)) }, cache: nil)
   }
 
   /// Loads one catalog from its contents.
@@ -79,7 +64,7 @@ extension StringCatalog {
   ///   - fileName: The name errors use for it.
   /// - Throws: `LocalizationError.malformedJSON` or `LocalizationError.invalidStructure`.
   public init(data: Data, fileName: String = "Localizable.xcstrings") throws(LocalizationError) {
-    try self.init(sources: [(fileName, [UInt8](data))], errors: [])
+    try self.init(sources: [(fileName, .bytes([UInt8](data), name: fileName))], cache: nil)
   }
 
   /// Loads and merges catalogs given by name and contents, such as catalogs built into a
@@ -96,22 +81,43 @@ extension StringCatalog {
   {
     guard !sources.isEmpty else { throw .noCatalogFiles(location: "(no files)") }
     try self.init(
-      sources: sources.map { ($0.name, [UInt8]($0.data)) }, errors: [], selection: selection)
+      sources: sources.map { ($0.name, .bytes([UInt8]($0.data), name: $0.name)) },
+      selection: selection, cache: nil)
   }
 
-  /// Decodes, merges, and compiles catalog files, collecting every problem.
-  private init(
-    sources: [(name: String, bytes: [UInt8])], errors: [LocalizationError],
-    selection: Selection = .everything
+  /// Loads and merges catalogs from files and from memory, in the given order, each named
+  /// by its path.
+  ///
+  /// Each file is read as packs are: a regular file of at most 16 MiB.
+  ///
+  /// - Parameters:
+  ///   - sources: The catalogs.
+  ///   - selection: The keys and languages to build; every one by default.
+  ///   - cache: Where the catalogs' compiled forms are kept between loads, if anywhere: a
+  ///     catalog read before is then read without parsing. See ``CompiledCache``.
+  /// - Throws: `LocalizationError`, as ``init(directory:)`` does.
+  public init(
+    _ sources: [PackSource], selection: Selection = .everything, cache: CompiledCache? = nil
   ) throws(LocalizationError) {
-    var errors = errors
+    guard !sources.isEmpty else { throw .noCatalogFiles(location: "(no files)") }
+    try self.init(sources: sources.map { ($0.path, $0) }, selection: selection, cache: cache)
+  }
+
+  /// Reads, decodes, merges, and compiles catalog files, collecting every problem: the files
+  /// that cannot be read first, then the rest in file order.
+  private init(
+    sources: [(name: String, source: PackSource)], selection: Selection = .everything,
+    cache: CompiledCache?
+  ) throws(LocalizationError) {
+    var unreadable: [LocalizationError] = []
+    var errors: [LocalizationError] = []
     var decoded: [DecodedFile] = []
     var issues: [LocalizationIssue] = []
     for source in sources {
       do {
-        let (file, duplicates) = try StringCatalogFile.decode(
-          source.bytes, file: source.name, selection: selection,
-          sourceLanguages: Set(decoded.map(\.sourceLanguage)))
+        let (file, duplicates) = try StringCatalogFile.load(
+          source.source, name: source.name, selection: selection,
+          sourceLanguages: Set(decoded.map(\.sourceLanguage)), cache: cache)
         let sourceLanguage =
           LanguageTag.normalized(file.sourceLanguage) ?? file.sourceLanguage
         decoded.append(DecodedFile(name: source.name, file: file, sourceLanguage: sourceLanguage))
@@ -130,9 +136,14 @@ extension StringCatalog {
               problem: .unknownVersion(file: source.name, version: version)))
         }
       } catch {
-        errors.append(error)
+        if case .unreadableFile = error {
+          unreadable.append(error)
+        } else {
+          errors.append(error)
+        }
       }
     }
+    errors = unreadable + errors
     guard let first = decoded.first else {
       throw LocalizationError.combining(errors) ?? .noCatalogFiles(location: "(no files)")
     }

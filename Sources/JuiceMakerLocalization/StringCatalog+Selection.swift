@@ -69,8 +69,34 @@ extension StringCatalog {
 
     /// Whether the key is loaded.
     func includes(key: String) -> Bool {
-      (keys?.contains(key) ?? true)
-        && (keptKeys.contains(key) || !omittedPrefixes.contains { key.hasPrefix($0) })
+      includes(keyUTF8: key.utf8)
+    }
+
+    /// Whether the key whose UTF-8 this is is loaded: the compiled form's keys are checked
+    /// before a `String` is made of them.
+    func includes(keyUTF8 key: some Collection<UInt8>) -> Bool {
+      if let keys, !keys.contains(String(decoding: key, as: UTF8.self)) { return false }
+      return !omittedPrefixes.contains { key.starts(with: $0.utf8) }
+        || keptKeys.contains { key.elementsEqual($0.utf8) }
+    }
+
+    /// The normalized languages whose values one file builds: the selection's, the source
+    /// languages of the files before it, and its own; `nil` for every language.
+    ///
+    /// - Parameters:
+    ///   - sourceLanguages: The normalized source languages of the files loaded before.
+    ///   - fileSourceLanguage: The file's source language as written, if it has one.
+    func languagesBuilt(sourceLanguages: Set<String>, fileSourceLanguage: String?) -> Set<String>? {
+      guard var languages = languages?.union(sourceLanguages) else { return nil }
+      if let own = fileSourceLanguage {
+        languages.insert(LanguageTag.normalized(own) ?? own)
+      }
+      return languages
+    }
+
+    /// Whether a language, as a file spells it, is one of the languages built.
+    static func builds(language: String, in languages: Set<String>) -> Bool {
+      languages.contains(LanguageTag.normalized(language) ?? language)
     }
   }
 }

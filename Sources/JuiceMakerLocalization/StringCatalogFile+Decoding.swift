@@ -36,10 +36,9 @@ extension StringCatalogFile {
       if selection.isEverything {
         parsed = try JSONParser.parseKeepingLastDuplicate(data)
       } else {
-        var languages = selection.languages.map { $0.union(sourceLanguages) }
-        if languages != nil, let own = Self.sourceLanguage(of: data) {
-          languages?.insert(LanguageTag.normalized(own) ?? own)
-        }
+        let languages = selection.languagesBuilt(
+          sourceLanguages: sourceLanguages,
+          fileSourceLanguage: selection.languages == nil ? nil : Self.sourceLanguage(of: data))
         // Every key names the same few languages: judge each spelling once, and the one
         // just judged without hashing it again.
         var keeps: [String: Bool] = [:]
@@ -57,7 +56,8 @@ extension StringCatalogFile {
             if let last, last.name == name {
               judged = last.keeps
             } else {
-              judged = keeps[name] ?? languages.contains(LanguageTag.normalized(name) ?? name)
+              judged =
+                keeps[name] ?? StringCatalog.Selection.builds(language: name, in: languages)
               keeps[name] = judged
               last = (name, judged)
             }

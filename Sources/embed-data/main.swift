@@ -1,10 +1,16 @@
 import Foundation
+import JuiceMakerCatalog
+import JuiceMakerLocalization
 
 /// `embed-data OUTPUT FILE…`: writes a Swift file that holds each FILE's directory, name and
 /// bytes, and a version that changes with any of them. Run by the EmbedData build plugin.
 ///
 /// Each file is written as a string literal, escaped byte for byte, so the built binary
-/// holds exactly the file's bytes; a file that is not UTF-8 stops the build.
+/// holds exactly the file's bytes; a file that is not UTF-8 stops the build. A pack
+/// (`Recipes/*.json`) or string catalog (`Localization/*.xcstrings`) that loads without a
+/// problem is written with its compiled form too (`CompiledForm`), as a `StaticString`
+/// literal the program reads in place; one with problems is left to be parsed, and its
+/// problems reported, when the program loads it.
 
 /// Escapes text for a Swift string literal, keeping every other character as it is.
 func literal(_ text: String) -> String {
@@ -52,8 +58,18 @@ for path in arguments.dropFirst() {
   }
   fingerprint(Array((directory + "/" + name + "\n").utf8), into: &hash)
   fingerprint(Array(data), into: &hash)
+  let bytes = Array(data)
+  let compiled: [UInt8]? =
+    switch (directory, url.pathExtension) {
+    case ("Recipes", "json"): CompiledForm.compilePack(bytes, name: "<built-in>/Recipes/" + name)
+    case ("Localization", "xcstrings"):
+      CompiledForm.compileCatalog(bytes, name: "<built-in>/Localization/" + name)
+    default: nil
+    }
+  // Every byte of a compiled form is ASCII or a string's UTF-8.
+  let form = compiled.map { literal(String(decoding: $0, as: UTF8.self)) } ?? "nil"
   entries.append(
-    "    BuiltInFile(directory: \(literal(directory)), name: \(literal(name)), text: \(literal(text))),"
+    "    BuiltInFile(directory: \(literal(directory)), name: \(literal(name)), text: \(literal(text)), compiled: \(form)),"
   )
 }
 let hex = String(hash, radix: 16)

@@ -1,4 +1,5 @@
 import Foundation
+import JuiceMakerCatalog
 import JuiceMakerKit
 import JuiceMakerSQLite
 import Testing
@@ -169,12 +170,32 @@ struct SafetyTests {
     #expect(withHome.status == 0, "\(withHome)")
     let created = Set(workspace.snapshot().keys).subtracting(before.keys)
     let stores = ["state/juice-maker/store.sqlite", "home/.local/state/juice-maker/store.sqlite"]
+    // The given packs and catalogs compiled, under the cache directory (XDG_CACHE_HOME is
+    // unset here).
+    let cache = "home/.cache/juice-maker/compiled"
+    let compiled = created.filter { $0.hasPrefix(cache + "/") }
     let allowed = Set(
       ["state/juice-maker", "home/.local", "home/.local/state", "home/.local/state/juice-maker"]
+        + ["home/.cache", "home/.cache/juice-maker", cache]
         + stores + stores.map { $0 + "-wal" } + stores.map { $0 + "-shm" })
-    #expect(created.subtracting(allowed).isEmpty, "\(created.sorted())")
+    #expect(created.subtracting(allowed).subtracting(compiled).isEmpty, "\(created.sorted())")
     #expect(created.isSuperset(of: stores), "\(created.sorted())")
     #expect(Self.mode(workspace.path("state/juice-maker")) == 0o700)
     #expect(Self.mode(workspace.path("home/.local/state/juice-maker/store.sqlite")) == 0o600)
+    // One compiled form for each of the two packs and three catalogs given, each private,
+    // named by its file's contents as the cache looks them up.
+    var expected: Set<String> = []
+    for (folder, kind) in [(Paths.recipes, CompiledForm.Kind.pack), (Paths.localization, .strings)]
+    {
+      for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+        let bytes = try [UInt8](Data(contentsOf: folder.appendingPathComponent(name)))
+        let path = CompiledCache(directory: cache).path(
+          kind, source: (ContentHash.of(bytes), bytes.count))
+        expected.insert(path)
+      }
+    }
+    #expect(Set(compiled) == expected, "\(compiled.sorted())")
+    #expect(Self.mode(workspace.path(cache)) == 0o700)
+    for file in compiled { #expect(Self.mode(workspace.path(file)) == 0o600, "\(file)") }
   }
 }

@@ -71,7 +71,8 @@ enum CompletionCandidates {
       let global = try GlobalOptions(line, configuration: configuration)
       // As the command would run: without a broken file of the user's.
       let strings = try DataLayers.loadStringsSkippingBrokenUserCatalogs(
-        DataLayers.catalogs(given: global.localization, configuration: configuration)
+        DataLayers.catalogs(given: global.localization, configuration: configuration),
+        cache: configuration.compiledCache
       ).strings
       let localizer = strings.localizer(
         for: configuration.language(given: global.lang))
@@ -80,12 +81,14 @@ enum CompletionCandidates {
         found = strings.languages
       case .juices:
         let juices = try DataLayers.loadCatalogSkippingBrokenUserPacks(
-          DataLayers.packs(given: global.recipes, configuration: configuration)
+          DataLayers.packs(given: global.recipes, configuration: configuration),
+          cache: configuration.compiledCache
         ).catalog.juices
         found = juices.map(\.id.rawValue) + juices.map { localizer.name(of: $0.id) }
       case .fruits:
         let fruits = try DataLayers.loadCatalogSkippingBrokenUserPacks(
-          DataLayers.packs(given: global.recipes, configuration: configuration)
+          DataLayers.packs(given: global.recipes, configuration: configuration),
+          cache: configuration.compiledCache
         ).catalog.fruits
         found =
           fruits.map(\.id.rawValue)

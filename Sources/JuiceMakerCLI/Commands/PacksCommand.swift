@@ -200,7 +200,8 @@ struct PacksCommand: Command {
       given: context.global.recipes, configuration: context.configuration, published: layer)
     var catalog: Catalog?
     do throws(CLIError) {
-      catalog = try DataLayers.loadCatalog(packFiles)
+      catalog = try DataLayers.loadCatalog(
+        packFiles, cache: context.configuration.compiledCache)
     } catch {
       guard case .invalidPacks(let error) = error else { throw error }
       problems += error.problems.map { $0.localized(texts) }
@@ -210,7 +211,7 @@ struct PacksCommand: Command {
       strings = try DataLayers.loadStrings(
         DataLayers.catalogs(
           given: context.global.localization, configuration: context.configuration,
-          published: layer))
+          published: layer), cache: context.configuration.compiledCache)
     } catch {
       problems += error.lines.map { texts.shown($0) }
     }

@@ -51,7 +51,7 @@ struct ValidateCommand: Command {
         let loaded = try DataLayers.loadStringsSkippingBrokenUserCatalogs(
           DataLayers.catalogs(
             given: context.global.localization, configuration: context.configuration,
-            published: published))
+            published: published), cache: context.configuration.compiledCache)
         strings = loaded.strings
         skipped = loaded.problems?.issues ?? []
       } catch {

@@ -11,6 +11,7 @@ import JuiceMakerKit
 /// | Packs | built in, then `$XDG_CONFIG_HOME/juice-maker/recipes/` (else `~/.config/…`), then `--recipes` or `JUICE_MAKER_RECIPES` |
 /// | String catalogs | built in, then `$XDG_CONFIG_HOME/juice-maker/localization/`, then `--localization` or `JUICE_MAKER_LOCALIZATION` |
 /// | Language | `--lang`, `JUICE_MAKER_LANG`, `LC_ALL`, `LC_MESSAGES`, `LANG` |
+/// | Compiled packs and catalogs | `$XDG_CACHE_HOME/juice-maker/compiled/` (else `~/.cache/…`) |
 /// | Store | `--store`, `JUICE_MAKER_STORE`, else `$XDG_STATE_HOME/juice-maker/store.sqlite` (else `~/.local/state/…`) |
 ///
 /// An XDG variable counts only when it holds an absolute path, as the XDG Base Directory
@@ -50,6 +51,12 @@ struct Configuration: Sendable {
   /// Where the default store lives: `$XDG_STATE_HOME/juice-maker`, else
   /// `~/.local/state/juice-maker`.
   var stateDirectory: String { directory("XDG_STATE_HOME", fallback: ".local/state") }
+
+  /// Where packs and catalogs are kept compiled between runs:
+  /// `$XDG_CACHE_HOME/juice-maker/compiled`, else `~/.cache/juice-maker/compiled`.
+  var compiledCache: CompiledCache {
+    CompiledCache(directory: directory("XDG_CACHE_HOME", fallback: ".cache") + "/compiled")
+  }
 
   /// The per-user store a command uses when neither `--store` nor `JUICE_MAKER_STORE`
   /// names one.

@@ -61,7 +61,8 @@ extension Context {
   {
     let packFiles = try DataLayers.packs(
       given: global.recipes, configuration: configuration, published: published)
-    let packs = try DataLayers.loadCatalogSkippingBrokenUserPacks(packFiles)
+    let packs = try DataLayers.loadCatalogSkippingBrokenUserPacks(
+      packFiles, cache: configuration.compiledCache)
     var skipped = packs.skipped.map(\.path)
     var warning: [String] = []
     var problems: [String] = []
@@ -84,7 +85,7 @@ extension Context {
           given: global.localization, configuration: configuration, published: published)
         // The languages and keys the command loaded its strings with.
         let loaded = try DataLayers.loadStringsSkippingBrokenUserCatalogs(
-          menuCatalogFiles, selection: strings.selection)
+          menuCatalogFiles, selection: strings.selection, cache: configuration.compiledCache)
         menuStrings = loaded.strings
         menuTexts = Texts(
           localizer: menuStrings.localizer(for: configuration.language(given: global.lang)))

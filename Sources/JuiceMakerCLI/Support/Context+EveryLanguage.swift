@@ -13,7 +13,9 @@ extension Context {
   func stringsInEveryLanguage() throws(CLIError) -> StringCatalog {
     if strings.selection == .everything { return strings }
     do throws(LocalizationError) {
-      return try DataLayers.loadStringsSkippingBrokenUserCatalogs(catalogFiles).strings
+      return try DataLayers.loadStringsSkippingBrokenUserCatalogs(
+        catalogFiles, cache: configuration.compiledCache
+      ).strings
     } catch {
       throw .invalidStrings(error)
     }

@@ -47,7 +47,8 @@ struct Context {
   ///
   /// - Throws: `CLIError.invalidPacks` when a built-in or given pack has problems.
   func loadCatalog() throws(CLIError) -> Catalog {
-    let loaded = try DataLayers.loadCatalogSkippingBrokenUserPacks(packFiles())
+    let loaded = try DataLayers.loadCatalogSkippingBrokenUserPacks(
+      packFiles(), cache: configuration.compiledCache)
     if let problems = loaded.problems {
       warnSkipping(
         loaded.skipped, key: "warning.skippedPack",
@@ -60,7 +61,8 @@ struct Context {
   /// checks.
   func loadCatalogStrictly(published: PublishedMenu) throws(CLIError) -> Catalog {
     try DataLayers.loadCatalog(
-      DataLayers.packs(given: global.recipes, configuration: configuration, published: published))
+      DataLayers.packs(given: global.recipes, configuration: configuration, published: published),
+      cache: configuration.compiledCache)
   }
 
   /// Writes the warning for the user's files left out, then their problems, indented.

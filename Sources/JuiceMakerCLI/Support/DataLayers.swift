@@ -33,8 +33,10 @@ enum DataLayers {
     /// `<store>/…` for a file published to the store.
     let path: String
     let replaces: [Layer]
-    /// The contents of a file that is not on disk: built in or published.
+    /// The contents of a file published to the store.
     let contents: [UInt8]?
+    /// The file compiled into the binary, for a built-in one.
+    var builtIn: BuiltInFile? = nil
   }
 
   /// The packs of every layer, in load order.
@@ -101,9 +103,13 @@ enum DataLayers {
   static var builtInVersion: String { BuiltInData.version }
 
   /// Loads packs; every problem stops the load.
-  static func loadCatalog(_ packs: [File]) throws(CLIError) -> Catalog {
+  ///
+  /// - Parameters:
+  ///   - packs: The packs of every layer, in load order.
+  ///   - cache: Where compiled packs are kept (`Configuration.compiledCache`).
+  static func loadCatalog(_ packs: [File], cache: CompiledCache?) throws(CLIError) -> Catalog {
     do throws(CatalogError) {
-      return try Catalog.load(packs.map(\.source))
+      return try Catalog.load(packs.map(\.source), cache: cache)
     } catch {
       throw .invalidPacks(error)
     }
@@ -112,15 +118,22 @@ enum DataLayers {
   /// Loads packs, leaving out the user's packs that have problems; see
   /// ``loadSkippingBrokenUserFiles(_:load:namedFiles:)``.
   ///
-  /// - Parameter packs: The packs of every layer, in load order.
+  /// - Parameters:
+  ///   - packs: The packs of every layer, in load order.
+  ///   - cache: Where compiled packs are kept (`Configuration.compiledCache`).
   /// - Returns: The catalog, the user's files left out, and their problems (`nil` for none).
   /// - Throws: `CLIError.invalidPacks` with the problems of the other layers.
-  static func loadCatalogSkippingBrokenUserPacks(_ packs: [File]) throws(CLIError) -> (
-    catalog: Catalog, skipped: [File], problems: CatalogError?
-  ) {
+  static func loadCatalogSkippingBrokenUserPacks(_ packs: [File], cache: CompiledCache?)
+    throws(CLIError) -> (
+      catalog: Catalog, skipped: [File], problems: CatalogError?
+    )
+  {
     do throws(CatalogError) {
       let loaded = try loadSkippingBrokenUserFiles(
-        packs, load: { files throws(CatalogError) in try Catalog.load(files.map(\.source)) },
+        packs,
+        load: { files throws(CatalogError) in
+          try Catalog.load(files.map(\.source), cache: cache)
+        },
         namedFiles: { $0.problems.map(\.files) })
       let problems = loaded.failures.flatMap(\.problems)
       return (
@@ -136,10 +149,11 @@ enum DataLayers {
   /// - Parameters:
   ///   - catalogs: The catalogs of every layer, in load order.
   ///   - selection: The keys and languages to build; every one by default.
+  ///   - cache: Where compiled catalogs are kept (`Configuration.compiledCache`).
   static func loadStrings(
-    _ catalogs: [File], selection: StringCatalog.Selection = .everything
+    _ catalogs: [File], selection: StringCatalog.Selection = .everything, cache: CompiledCache?
   ) throws(LocalizationError) -> StringCatalog {
-    try StringCatalog(sources: sources(of: catalogs), selection: selection)
+    try StringCatalog(catalogs.map(\.source), selection: selection, cache: cache)
   }
 
   /// Loads string catalogs, leaving out the user's catalogs that have problems; see
@@ -148,17 +162,18 @@ enum DataLayers {
   /// - Parameters:
   ///   - catalogs: The catalogs of every layer, in load order.
   ///   - selection: The keys and languages to build; every one by default.
+  ///   - cache: Where compiled catalogs are kept (`Configuration.compiledCache`).
   /// - Returns: The strings, the user's files left out, and their problems (`nil` for none).
   /// - Throws: `LocalizationError` with the problems of the other layers.
   static func loadStringsSkippingBrokenUserCatalogs(
-    _ catalogs: [File], selection: StringCatalog.Selection = .everything
+    _ catalogs: [File], selection: StringCatalog.Selection = .everything, cache: CompiledCache?
   ) throws(LocalizationError) -> (
     strings: StringCatalog, skipped: [File], problems: LocalizationError?
   ) {
     let loaded = try loadSkippingBrokenUserFiles(
       catalogs,
       load: { files throws(LocalizationError) in
-        try loadStrings(files, selection: selection)
+        try loadStrings(files, selection: selection, cache: cache)
       }, namedFiles: { $0.problems.map(\.files) })
     return (
       loaded.value, loaded.skipped, LocalizationError.combining(loaded.failures.flatMap(\.problems))
@@ -206,33 +221,6 @@ enum DataLayers {
     }
   }
 
-  /// The name and contents of each catalog, read as packs are: a regular file of at most
-  /// 16 MiB.
-  private static func sources(of catalogs: [File]) throws(LocalizationError) -> [(
-    name: String, data: Data
-  )] {
-    var sources: [(name: String, data: Data)] = []
-    var errors: [LocalizationError] = []
-    for file in catalogs {
-      if let contents = file.contents {
-        sources.append((file.path, Data(contents)))
-        continue
-      }
-      switch Catalog.readFile(atPath: file.path) {
-      case .bytes(let bytes):
-        sources.append((file.path, Data(bytes)))
-      case .unreadable(.unreadable(let detail)):
-        errors.append(.unreadableFile(file: file.path, reason: detail))
-      case .unreadable(.notAFile):
-        errors.append(.unreadableFile(file: file.path, reason: "not a regular file"))
-      case .unreadable(let reason):
-        errors.append(.unreadableFile(file: file.path, reason: reason.description))
-      }
-    }
-    if let error = LocalizationError.combining(errors) { throw error }
-    return sources
-  }
-
   // MARK: - Finding the files
 
   /// Whether a file name is a pack's: `.json`.
@@ -248,13 +236,17 @@ enum DataLayers {
     builtIn directory: String, published: [PublishedFile], user: [String], given: [String]
   ) -> [File] {
     var files: [String: File] = [:]
-    func add(_ name: String, _ layer: Layer, path: String, contents: [UInt8]?) {
+    func add(
+      _ name: String, _ layer: Layer, path: String, contents: [UInt8]?,
+      builtIn: BuiltInFile? = nil
+    ) {
       let replaced = files[name].map { $0.replaces + [$0.layer] } ?? []
       files[name] = File(
-        name: name, layer: layer, path: path, replaces: replaced, contents: contents)
+        name: name, layer: layer, path: path, replaces: replaced, contents: contents,
+        builtIn: builtIn)
     }
     for file in BuiltInData.files where file.directory == directory {
-      add(file.name, .builtIn, path: file.shownPath, contents: Array(file.text.utf8))
+      add(file.name, .builtIn, path: file.shownPath, contents: nil, builtIn: file)
     }
     for file in published {
       add(file.name, .store, path: storePath(file.name), contents: file.contents)
@@ -312,9 +304,9 @@ enum DataLayers {
 // MARK: - Which files a problem names
 
 extension DataLayers.File {
-  /// Where the pack loader reads the file from.
+  /// Where the loaders read the file from.
   fileprivate var source: PackSource {
-    contents.map { .bytes($0, name: path) } ?? .file(path)
+    builtIn?.source ?? contents.map { .bytes($0, name: path) } ?? .file(path)
   }
 }
 

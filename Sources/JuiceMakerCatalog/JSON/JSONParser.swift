@@ -16,6 +16,13 @@ package struct JSONParser {
     package let column: Int
     /// The 1-based line where the value of the copy dropped starts.
     package let droppedLine: Int
+
+    package init(key: String, line: Int, column: Int, droppedLine: Int) {
+      self.key = key
+      self.line = line
+      self.column = column
+      self.droppedLine = droppedLine
+    }
   }
 
   /// Why a document could not be parsed, and where.

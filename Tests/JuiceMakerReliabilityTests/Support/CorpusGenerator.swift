@@ -1,5 +1,7 @@
 import Foundation
+import JuiceMakerCatalog
 import JuiceMakerKit
+import JuiceMakerLocalization
 import JuiceMakerSQLite
 
 /// The steps that make a corpus case's files at test time: what is too big to
@@ -196,10 +198,176 @@ enum CorpusGenerator {
       chmod(layout.workspace.path("store"), 0o500)
     case "locked":
       return try holdLock(on: layout.store)
+    // MARK: Compiled packs and catalogs
+    case let step where step.hasPrefix("cache"):
+      try damageCache(step, layout)
     default:
       throw Failure.unknownStep(name)
     }
     return nil
+  }
+
+  /// The given packs and catalogs whose compiled form is not sound after the command ran:
+  /// a damaged one it read must have been written again. A directory in a compiled form's
+  /// place, or a file in the cache directory's, cannot be replaced; then none is expected.
+  static func unsoundCompiledForms(_ step: String, _ layout: Layout) -> [String] {
+    guard step != "cacheIsDirectory", step != "cacheDirectoryIsAFile" else { return [] }
+    let cache = CompiledCache(directory: layout.workspace.path("home/.cache/juice-maker/compiled"))
+    var unsound: [String] = []
+    for (folder, kind) in [
+      (layout.recipes, CompiledForm.Kind.pack), (layout.localization, .strings),
+    ] {
+      for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+        guard let data = FileManager.default.contents(atPath: folder + "/" + name) else {
+          unsound.append(name)
+          continue
+        }
+        let bytes = [UInt8](data)
+        let read = cache.lookUp(kind, source: (ContentHash.of(bytes), bytes.count)) {
+          reader throws(CompiledForm.Damaged) in
+          _ = try reader.raw(reader.remaining)
+          return true
+        }
+        if read == nil { unsound.append(name) }
+      }
+    }
+    return unsound
+  }
+
+  /// Puts a damaged or hostile file where the compiled form of each given pack and
+  /// catalog is looked for, in the cache directory under the workspace's home.
+  private static func damageCache(_ step: String, _ layout: Layout) throws {
+    let directory = layout.workspace.path("home/.cache/juice-maker/compiled")
+    let cache = CompiledCache(directory: directory)
+    try FileManager.default.createDirectory(
+      atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    if step == "cacheDirectoryIsAFile" {
+      try FileManager.default.removeItem(atPath: directory)
+      try write(Array("not a directory".utf8), to: directory)
+      return
+    }
+    var files: [(path: String, kind: CompiledForm.Kind, bytes: [UInt8])] = []
+    for (folder, kind) in [
+      (layout.recipes, CompiledForm.Kind.pack), (layout.localization, .strings),
+    ] {
+      for name in try FileManager.default.contentsOfDirectory(atPath: folder).sorted() {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))
+        files.append((folder + "/" + name, kind, bytes))
+      }
+    }
+    var random = SplitMix64(seed: 22)
+    for (index, file) in files.enumerated() {
+      let source = (hash: ContentHash.of(file.bytes), size: file.bytes.count)
+      let path = cache.path(file.kind, source: source)
+      let sound =
+        (file.kind == .pack
+          ? CompiledForm.compilePack(file.bytes, name: file.path)
+          : CompiledForm.compileCatalog(file.bytes, name: file.path)) ?? []
+      /// A body of the file's kind, wrapped with the right header and checksum.
+      func forged(_ body: (inout CompiledWriter) -> Void) -> [UInt8] {
+        var writer = CompiledWriter()
+        body(&writer)
+        return CompiledForm.file(kind: file.kind, source: source, body: writer.bytes)
+      }
+      var bytes: [UInt8]
+      switch step {
+      case "cacheTruncated":
+        bytes = Array(sound.prefix(sound.count / 2))
+      case "cacheBitFlipped":
+        bytes = sound
+        bytes[sound.count * 2 / 3] ^= 0x04
+      case "cacheEmpty":
+        bytes = []
+      case "cacheGarbage":
+        bytes = (0..<4096).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+      case "cacheOtherVersion":
+        // The layout's version, 1, is written as 0x02 after `JMC` and the kind.
+        bytes = sound
+        bytes[4] = 0x7E
+      case "cacheOtherSource":
+        // The next file's sound compiled form, under this file's name.
+        let other = files[(index + 1) % files.count]
+        bytes =
+          (other.kind == .pack
+            ? CompiledForm.compilePack(other.bytes, name: other.path)
+            : CompiledForm.compileCatalog(other.bytes, name: other.path)) ?? []
+      case "cacheForgedCount":
+        // A count of 2^50 where the first count is.
+        bytes = forged { writer in
+          if file.kind == .pack {
+            writer.optional(nil)
+          } else {
+            writer.string("en")
+            writer.optional(nil)
+          }
+          writer.integer(1 << 50)
+        }
+      case "cacheForgedValues":
+        // A fruit whose minimum is above its par, which no pack can say; a catalog whose
+        // variations nest 10,000 deep.
+        bytes = forged { writer in
+          if file.kind == .pack {
+            writer.optional(nil)
+            writer.integer(1)
+            writer.string("kiwi")
+            writer.integer(5)
+            writer.flag(true)
+            writer.integer(9)
+            writer.integer(1)
+            writer.integer(0)
+          } else {
+            writer.string("en")
+            writer.optional(nil)
+            writer.integer(0)
+            writer.flag(true)
+            writer.integer(1)
+            writer.string("fruit.kiwi")
+            writer.part { entry in
+              entry.optional(nil)
+              entry.optional(nil)
+              entry.integer(0)
+              entry.flag(true)
+              entry.integer(1)
+              entry.string("en")
+              entry.part { localization in
+                localization.flag(false)
+                localization.flag(false)
+                localization.flag(true)
+                for _ in 0..<10_000 {
+                  localization.flag(true)
+                  localization.integer(1)
+                  localization.string("other")
+                  localization.flag(false)
+                  localization.flag(true)
+                }
+              }
+            }
+          }
+        }
+      case "cacheWorldWritable":
+        bytes = sound
+      case "cacheIsDirectory":
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        continue
+      case "cacheIsFIFO":
+        guard mkfifo(path, 0o600) == 0 else { throw Failure.step(step) }
+        continue
+      case "cacheSymlinkLoop":
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: path)
+        continue
+      case "cacheHuge":
+        // 300 MB, sparse.
+        guard FileManager.default.createFile(atPath: path, contents: Data(sound)),
+          truncate(path, 300 << 20) == 0
+        else { throw Failure.step(step) }
+        chmod(path, 0o600)
+        continue
+      default:
+        throw Failure.unknownStep(step)
+      }
+      try write(bytes, to: path)
+      chmod(path, step == "cacheWorldWritable" ? 0o666 : 0o600)
+    }
   }
 
   enum Failure: Error {

@@ -59,6 +59,10 @@ enum CorpusRunner {
     }
     let check = {
       expectContract(outcome, for: item)
+      if let step = item.generate, step.hasPrefix("cache") {
+        let unsound = CorpusGenerator.unsoundCompiledForms(step, layout)
+        #expect(unsound.isEmpty, "not compiled again: \(unsound)")
+      }
       if item.storeChanges ?? false {
         if item.exit != 0 {
           let after = try? Stores.contents(at: layout.store, catalog: catalog)

@@ -1,0 +1,338 @@
+import JuiceMakerCatalog
+
+// MARK: - Loading through the cache
+
+extension StringCatalogFile {
+  /// Decodes one catalog, from its compiled form in the cache when it holds a sound one.
+  ///
+  /// Otherwise the file is parsed. With a cache, a file that decodes with every key and
+  /// language is then compiled into it, and read back from that compiled form with the
+  /// selection, so a first load and a later one give the same values. A file that does not
+  /// decode whole is decoded with the selection alone, as without a cache.
+  ///
+  /// - Parameters:
+  ///   - source: The file or the bytes.
+  ///   - name: The name errors use for it.
+  ///   - selection: The keys and languages to build.
+  ///   - sourceLanguages: The normalized source languages of the files loaded before.
+  ///   - cache: Where compiled forms are kept, if anywhere.
+  /// - Returns: The decoded file and the keys its JSON repeated.
+  /// - Throws: `LocalizationError.unreadableFile`, `.malformedJSON` or `.invalidStructure`.
+  static func load(
+    _ source: PackSource, name: String, selection: StringCatalog.Selection,
+    sourceLanguages: Set<String>, cache: CompiledCache?
+  ) throws(LocalizationError) -> (file: StringCatalogFile, duplicates: [JSONParser.DuplicateKey]) {
+    func compiled(_ reader: inout CompiledReader) throws(CompiledForm.Damaged) -> (
+      file: StringCatalogFile, duplicates: [JSONParser.DuplicateKey]
+    ) {
+      try decode(compiled: &reader, selection: selection, sourceLanguages: sourceLanguages)
+    }
+    let bytes: [UInt8]
+    switch source {
+    case .file(let path):
+      if let cache,
+        let key = ContentHash.ofFile(atPath: path, maximumSize: Catalog.maximumPackSize),
+        let hit = cache.lookUp(.strings, source: key, decode: compiled)
+      {
+        return hit
+      }
+      switch Catalog.readFile(atPath: path) {
+      case .bytes(let read):
+        bytes = read
+      case .unreadable(let reason):
+        let detail =
+          switch reason {
+          case .unreadable(let detail): detail
+          case .notAFile: "not a regular file"
+          default: reason.description
+          }
+        throw .unreadableFile(file: name, reason: detail)
+      }
+    case .bytes(let given, _):
+      bytes = given
+    case .compiled(let form, _, let text):
+      if let read = CompiledForm.read(form, kind: .strings, decode: compiled) { return read }
+      return try decode(
+        Array(text.utf8), file: name, selection: selection, sourceLanguages: sourceLanguages)
+    }
+    guard let cache else {
+      return try decode(bytes, file: name, selection: selection, sourceLanguages: sourceLanguages)
+    }
+    let key = (hash: ContentHash.of(bytes), size: bytes.count)
+    if case .bytes = source, let hit = cache.lookUp(.strings, source: key, decode: compiled) {
+      return hit
+    }
+    guard let whole = try? decode(bytes, file: name) else {
+      return try decode(bytes, file: name, selection: selection, sourceLanguages: sourceLanguages)
+    }
+    let body = whole.file.compiled(duplicates: whole.duplicates)
+    cache.store(.strings, source: key, body: body)
+    let readBack = body.withUnsafeBytes { buffer in
+      var reader = CompiledReader(buffer)
+      return try? compiled(&reader)
+    }
+    if let readBack { return readBack }
+    return try decode(bytes, file: name, selection: selection, sourceLanguages: sourceLanguages)
+  }
+}
+
+extension CompiledForm {
+  /// The compiled file of a string catalog, for the build plugin; `nil` when the catalog
+  /// has problems.
+  ///
+  /// - Parameters:
+  ///   - bytes: The catalog's JSON.
+  ///   - name: Its path.
+  package static func compileCatalog(_ bytes: [UInt8], name: String) -> [UInt8]? {
+    guard let whole = try? StringCatalogFile.decode(bytes, file: name) else { return nil }
+    return file(
+      kind: .strings, source: (ContentHash.of(bytes), bytes.count),
+      body: whole.file.compiled(duplicates: whole.duplicates))
+  }
+}
+
+// MARK: - Writing
+
+extension StringCatalogFile {
+  /// The body of the file's compiled form, with the keys its JSON repeated: the file as
+  /// decoded with every key and language, so one compiled form serves every selection.
+  ///
+  /// Each key, and each language of a key, is a part a reader may skip.
+  func compiled(duplicates: [JSONParser.DuplicateKey]) -> [UInt8] {
+    var writer = CompiledWriter()
+    writer.string(sourceLanguage)
+    writer.optional(version)
+    writer.integer(duplicates.count)
+    for duplicate in duplicates {
+      writer.string(duplicate.key)
+      writer.integer(duplicate.line)
+      writer.integer(duplicate.column)
+      writer.integer(duplicate.droppedLine)
+    }
+    writer.flag(strings != nil)
+    writer.integer(strings?.count ?? 0)
+    for (key, entry) in strings ?? [] {
+      writer.string(key)
+      writer.part { entry.write(to: &$0) }
+    }
+    return writer.bytes
+  }
+}
+
+extension StringCatalogFile.Entry {
+  fileprivate func write(to writer: inout CompiledWriter) {
+    writer.optional(comment)
+    writer.optional(extractionState)
+    writer.integer(shouldTranslate.map { $0 ? 2 : 1 } ?? 0)
+    writer.flag(localizations != nil)
+    writer.integer(localizations?.count ?? 0)
+    for (language, localization) in localizations ?? [] {
+      writer.string(language)
+      writer.part { localization.write(to: &$0) }
+    }
+  }
+}
+
+extension StringCatalogFile.Localization {
+  fileprivate func write(to writer: inout CompiledWriter) {
+    writer.flag(stringUnit != nil)
+    stringUnit?.write(to: &writer)
+    writer.flag(stringSet != nil)
+    if let stringSet {
+      writer.optional(stringSet.state)
+      writer.integer(stringSet.values.count)
+      for value in stringSet.values { writer.string(value) }
+    }
+    writer.flag(variations != nil)
+    variations?.write(to: &writer)
+    writer.flag(substitutions != nil)
+    writer.integer(substitutions?.count ?? 0)
+    for (name, substitution) in substitutions ?? [] {
+      writer.string(name)
+      writer.flag(substitution.argNum != nil)
+      if let argNum = substitution.argNum { writer.integer(argNum) }
+      writer.optional(substitution.formatSpecifier)
+      writer.flag(substitution.variations != nil)
+      substitution.variations?.write(to: &writer)
+    }
+  }
+}
+
+extension StringCatalogFile.StringUnit {
+  fileprivate func write(to writer: inout CompiledWriter) {
+    writer.optional(state)
+    writer.string(value)
+  }
+}
+
+extension StringCatalogFile.Variations {
+  fileprivate func write(to writer: inout CompiledWriter) {
+    for branches in [plural, device] {
+      writer.flag(branches != nil)
+      writer.integer(branches?.count ?? 0)
+      for (name, variant) in branches ?? [] {
+        writer.string(name)
+        writer.flag(variant.stringUnit != nil)
+        variant.stringUnit?.write(to: &writer)
+        writer.flag(variant.variations != nil)
+        variant.variations?.write(to: &writer)
+      }
+    }
+  }
+}
+
+// MARK: - Reading
+
+extension StringCatalogFile {
+  /// Reads a compiled form with a selection, as ``decode(_:file:selection:sourceLanguages:)``
+  /// reads JSON with one: a key the selection leaves out is skipped, and a language it
+  /// leaves out is read as a localization without a value, so its name still counts.
+  ///
+  /// - Parameters:
+  ///   - reader: The compiled form's body.
+  ///   - selection: The keys and languages to build.
+  ///   - sourceLanguages: The normalized source languages of the files loaded before.
+  /// - Returns: The file and the keys its JSON repeated.
+  /// - Throws: `Damaged` for anything that is not a sound compiled catalog.
+  static func decode(
+    compiled reader: inout CompiledReader, selection: StringCatalog.Selection = .everything,
+    sourceLanguages: Set<String> = []
+  ) throws(CompiledForm.Damaged) -> (file: StringCatalogFile, duplicates: [JSONParser.DuplicateKey])
+  {
+    let sourceLanguage = try reader.string()
+    let version = try reader.optional()
+    var duplicates: [JSONParser.DuplicateKey] = []
+    for _ in 0..<(try reader.count()) {
+      duplicates.append(
+        JSONParser.DuplicateKey(
+          key: try reader.string(), line: try reader.integer(), column: try reader.integer(),
+          droppedLine: try reader.integer()))
+    }
+    let languages = selection.languagesBuilt(
+      sourceLanguages: sourceLanguages, fileSourceLanguage: sourceLanguage)
+    // Every key names the same few languages: judge each spelling once.
+    var keeps: [String: Bool] = [:]
+    let hasStrings = try reader.flag()
+    var strings: [(name: String, value: Entry)] = []
+    let count = try reader.count()
+    strings.reserveCapacity(selection.isEverything ? count : 0)
+    for _ in 0..<count {
+      let keyBytes = try reader.stringBytes()
+      var part = try reader.part()
+      guard selection.includes(keyUTF8: keyBytes) else { continue }
+      guard
+        let text = String(validating: keyBytes.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
+      else { throw CompiledForm.Damaged() }
+      strings.append(
+        (text, try Entry(compiled: &part, languages: languages, keeps: &keeps)))
+      guard part.isAtEnd else { throw CompiledForm.Damaged() }
+    }
+    return (
+      StringCatalogFile(
+        sourceLanguage: sourceLanguage, version: version, strings: hasStrings ? strings : nil),
+      duplicates
+    )
+  }
+}
+
+/// How deep variations may nest in a compiled form: more than any catalog needs, few enough
+/// that a hostile file cannot exhaust the stack.
+private let maximumNesting = 16
+
+extension StringCatalogFile.Entry {
+  fileprivate init(
+    compiled reader: inout CompiledReader, languages: Set<String>?, keeps: inout [String: Bool]
+  ) throws(CompiledForm.Damaged) {
+    comment = try reader.optional()
+    extractionState = try reader.optional()
+    switch try reader.integer() {
+    case 0: shouldTranslate = nil
+    case 1: shouldTranslate = false
+    case 2: shouldTranslate = true
+    default: throw CompiledForm.Damaged()
+    }
+    let hasLocalizations = try reader.flag()
+    var localizations: [(name: String, value: StringCatalogFile.Localization)] = []
+    for _ in 0..<(try reader.count()) {
+      let language = try reader.string()
+      var part = try reader.part()
+      let kept: Bool
+      if let languages {
+        if let judged = keeps[language] {
+          kept = judged
+        } else {
+          kept = StringCatalog.Selection.builds(language: language, in: languages)
+          keeps[language] = kept
+        }
+      } else {
+        kept = true
+      }
+      guard kept else {
+        localizations.append((language, StringCatalogFile.Localization()))
+        continue
+      }
+      localizations.append((language, try StringCatalogFile.Localization(compiled: &part)))
+      guard part.isAtEnd else { throw CompiledForm.Damaged() }
+    }
+    self.localizations = hasLocalizations ? localizations : nil
+  }
+}
+
+extension StringCatalogFile.Localization {
+  fileprivate init(compiled reader: inout CompiledReader) throws(CompiledForm.Damaged) {
+    stringUnit = try reader.flag() ? try StringCatalogFile.StringUnit(compiled: &reader) : nil
+    if try reader.flag() {
+      let state = try reader.optional()
+      var values: [String] = []
+      for _ in 0..<(try reader.count()) { values.append(try reader.string()) }
+      stringSet = StringCatalogFile.StringSet(state: state, values: values)
+    }
+    variations =
+      try reader.flag() ? try StringCatalogFile.Variations(compiled: &reader, depth: 0) : nil
+    let hasSubstitutions = try reader.flag()
+    var substitutions: [(name: String, value: StringCatalogFile.Substitution)] = []
+    for _ in 0..<(try reader.count()) {
+      let name = try reader.string()
+      let argNum = try reader.flag() ? try reader.integer() : nil
+      let formatSpecifier = try reader.optional()
+      let variations =
+        try reader.flag() ? try StringCatalogFile.Variations(compiled: &reader, depth: 0) : nil
+      substitutions.append(
+        (
+          name,
+          StringCatalogFile.Substitution(
+            argNum: argNum, formatSpecifier: formatSpecifier, variations: variations)
+        ))
+    }
+    self.substitutions = hasSubstitutions ? substitutions : nil
+  }
+}
+
+extension StringCatalogFile.StringUnit {
+  fileprivate init(compiled reader: inout CompiledReader) throws(CompiledForm.Damaged) {
+    state = try reader.optional()
+    value = try reader.string()
+  }
+}
+
+extension StringCatalogFile.Variations {
+  fileprivate init(compiled reader: inout CompiledReader, depth: Int) throws(CompiledForm.Damaged) {
+    guard depth < maximumNesting else { throw CompiledForm.Damaged() }
+    var read: [[(name: String, value: StringCatalogFile.Variant)]?] = []
+    for _ in 0..<2 {
+      let present = try reader.flag()
+      var branches: [(name: String, value: StringCatalogFile.Variant)] = []
+      for _ in 0..<(try reader.count()) {
+        let name = try reader.string()
+        let unit = try reader.flag() ? try StringCatalogFile.StringUnit(compiled: &reader) : nil
+        let variations =
+          try reader.flag()
+          ? try StringCatalogFile.Variations(compiled: &reader, depth: depth + 1) : nil
+        branches.append((name, StringCatalogFile.Variant(stringUnit: unit, variations: variations)))
+      }
+      read.append(present ? branches : nil)
+    }
+    plural = read[0]
+    device = read[1]
+  }
+}
