@@ -2,7 +2,7 @@ import JuiceMakerKit
 
 /// `juice-maker menu`: each juice with its name, recipe, and how many can be made now.
 struct MenuCommand: Command {
-  static let definition = CommandDefinition(name: "menu", showsOneLanguage: true)
+  static let definition = CommandDefinition(name: "menu", showsOneLanguage: true, loadsMenu: true)
 
   let context: Context
 
@@ -31,23 +31,45 @@ struct MenuCommand: Command {
     let width = names.map(\.displayWidth).max() ?? 0
     let prices = menu.map { $0.juice.price.map(texts.price) ?? "" }
     let priceWidth = prices.map(\.displayWidth).max() ?? 0
+    // A menu names the same few fruits and counts many times: each is worded once.
+    var ingredients: [Ingredient: String] = [:]
+    var makeable: [Int: String] = [:]
+    var lines: [String] = []
+    lines.reserveCapacity(menu.count)
     for ((item, name), price) in zip(zip(menu, names), prices) {
       // Prices right-aligned, so their digits line up.
       let priceColumn =
         priceWidth == 0
         ? "" : String(repeating: " ", count: priceWidth - price.displayWidth) + price + "  "
-      context.say(
-        name.padded(to: width) + "  " + priceColumn + Self.recipe(item.juice, texts: texts) + "  "
-          + texts.string("menu.makeable", .int(item.makeable)))
+      let recipe = texts.localizer.list(
+        item.juice.ingredients.map { ingredient in
+          if let worded = ingredients[ingredient] { return worded }
+          let worded = Self.ingredient(ingredient, texts: texts)
+          ingredients[ingredient] = worded
+          return worded
+        })
+      let count: String
+      if let worded = makeable[item.makeable] {
+        count = worded
+      } else {
+        count = texts.string("menu.makeable", .int(item.makeable))
+        makeable[item.makeable] = count
+      }
+      lines.append(name.padded(to: width) + "  " + priceColumn + recipe + "  " + count)
     }
+    // One write for the whole menu, not one for each of its juices.
+    if !lines.isEmpty { context.say(lines.joined(separator: "\n")) }
   }
 
   /// "딸기 10, 바나나 1".
   static func recipe(_ juice: Juice, texts: Texts) -> String {
-    texts.localizer.list(
-      juice.ingredients.map {
-        texts.string(
-          "menu.ingredient", .string(texts.name(of: $0.fruit, count: $0.count)), .int($0.count))
-      })
+    texts.localizer.list(juice.ingredients.map { ingredient($0, texts: texts) })
+  }
+
+  /// One line of a recipe, such as `kiwis 3`.
+  static func ingredient(_ ingredient: Ingredient, texts: Texts) -> String {
+    texts.string(
+      "menu.ingredient", .string(texts.name(of: ingredient.fruit, count: ingredient.count)),
+      .int(ingredient.count))
   }
 }

@@ -19,7 +19,7 @@ struct StockCommand: Command {
       ArgumentSpec(name: "FRUIT", completion: .fruit),
       ArgumentSpec(name: "N"),
     ],
-    shorterForms: [limitsWord: 2], showsOneLanguage: true, showsJuiceNames: false)
+    shorterForms: [limitsWord: 2], showsOneLanguage: true, showsJuiceNames: false, loadsMenu: true)
 
   /// One edit: the action, the fruit as given, and N.
   struct Edit {
@@ -181,16 +181,20 @@ struct StockCommand: Command {
     }
     let width = names.map(\.displayWidth).max() ?? 0
     let levelWidth = documents.map { String($0.stock).count }.max() ?? 0
+    var lines: [String] = []
+    lines.reserveCapacity(documents.count)
     for (name, document) in zip(names, documents) {
       let level = String(document.stock)
       guard document.low, let minimum = document.min else {
-        context.say(name.padded(to: width) + "  " + level)
+        lines.append(name.padded(to: width) + "  " + level)
         continue
       }
-      context.say(
+      lines.append(
         name.padded(to: width) + "  " + level.padded(to: levelWidth) + "  "
           + texts.string("stock.low", .int(minimum)))
     }
+    // One write for the whole table, not one for each fruit.
+    context.say(lines.joined(separator: "\n"))
   }
 
   /// Each fruit's limits, the store's over the packs', in level order.
