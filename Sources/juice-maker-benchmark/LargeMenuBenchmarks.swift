@@ -7,6 +7,11 @@ import Foundation
 /// The store is a file in the menu's temporary directory, made by one untimed `init`; an
 /// untimed `validate` checks first that the generated menu is one `juice-maker` accepts.
 ///
+/// Each command is timed with a warm cache of compiled packs and catalogs (the two untimed
+/// starts before the timed ones fill it), and again as `large.<command>_cold`, its cache
+/// directory emptied before each start, against a goal of twice the warm figure. The
+/// cache is a directory of the menu's, given to every start as `XDG_CACHE_HOME`.
+///
 /// `large.reload` is how long a running `serve` takes to take up the menu once its juices'
 /// pack changed, as `serve` says on its line `Menu changed: …, taken up in N ms.`: the
 /// watcher's look at the files, loading the packs again, and the answers of the new menu.
@@ -22,12 +27,25 @@ struct LargeMenuBenchmarks {
   static let peakGoal = 30.0
   /// The goal of a running server's reload, in milliseconds.
   static let reloadGoal = 100.0
+  /// The goal of a start with an empty cache, as a multiple of a start with a full one.
+  static let coldGoal = 2.0
 
   func run(into report: inout Report) throws(BenchmarkError) {
     let runs = ProgramRuns(options: options, paths: paths)
     let program = try paths.program("juice-maker")
     let menu = try LargeMenu.make()
     defer { menu.remove() }
+    let cache = menu.root.appendingPathComponent("cache", isDirectory: true).path
+    let previousCache = getenv("XDG_CACHE_HOME").map { String(cString: $0) }
+    setenv("XDG_CACHE_HOME", cache, 1)
+    defer {
+      if let previousCache {
+        setenv("XDG_CACHE_HOME", previousCache, 1)
+      } else {
+        unsetenv("XDG_CACHE_HOME")
+      }
+    }
+    let emptyCache: () -> Void = { _ = try? FileManager.default.removeItem(atPath: cache) }
     Report.note(
       "large menu: \(LargeMenu.juiceCount) juices, \(LargeMenu.fruitCount) fruits,"
         + " a catalog of \(menu.catalogBytes / 1024) KiB")
@@ -68,6 +86,24 @@ struct LargeMenuBenchmarks {
           Figure(
             "large.\(name)_peak_rss", .megabytes, try runs.peaks(program, arguments),
             goal: .atMost(Self.peakGoal)))
+      }
+      let cold = "large.\(name)_cold"
+      if options.wants(cold) {
+        report.record(
+          Figure(
+            cold, .milliseconds, try runs.wallTimes(program, arguments, before: emptyCache)))
+        report.recordRatio(
+          "large.ratio.\(name)_cold_vs_warm", cold, "large.\(name)",
+          goal: .atMost(Self.coldGoal))
+      }
+      if options.wants(cold + "_peak_rss") {
+        report.record(
+          Figure(
+            cold + "_peak_rss", .megabytes,
+            try runs.peaks(program, arguments, before: emptyCache)))
+        report.recordRatio(
+          "large.ratio.\(name)_cold_vs_warm_peak_rss", cold + "_peak_rss",
+          "large.\(name)_peak_rss", goal: .atMost(Self.coldGoal))
       }
     }
   }

@@ -11,11 +11,15 @@ struct ProgramRuns {
   /// - Parameters:
   ///   - program: The program's path.
   ///   - arguments: Its arguments.
+  ///   - before: Run before each start, untimed, such as emptying a cache.
   /// - Returns: Milliseconds of wall time of each timed start.
   /// - Throws: `BenchmarkError.wrongResult` when a start does not exit 0.
-  func wallTimes(_ program: String, _ arguments: [String]) throws(BenchmarkError) -> Samples {
+  func wallTimes(_ program: String, _ arguments: [String], before: () -> Void = {})
+    throws(BenchmarkError) -> Samples
+  {
     var walls: [Double] = []
     for index in 0..<(options.starts + 2) {
+      before()
       let run = try ChildProcess.run(program, arguments)
       guard run.status == 0 else {
         throw .wrongResult("\(program) \(arguments.joined(separator: " ")) exited \(run.status)")
@@ -31,13 +35,17 @@ struct ProgramRuns {
   /// - Parameters:
   ///   - program: The program's path.
   ///   - arguments: Its arguments.
+  ///   - before: Run before each start, such as emptying a cache.
   /// - Returns: Megabytes of peak resident memory of each start.
   /// - Throws: `BenchmarkError.wrongResult` when a start does not exit 0.
-  func peaks(_ program: String, _ arguments: [String]) throws(BenchmarkError) -> Samples {
+  func peaks(_ program: String, _ arguments: [String], before: () -> Void = {})
+    throws(BenchmarkError) -> Samples
+  {
     let launcher = try paths.program("juice-maker-benchmark")
     var peaks: [Double] = []
     var floor = 0
     for _ in 0..<options.runs {
+      before()
       let run = try ChildProcess.run(
         launcher, ["--child", "launch", program] + arguments, captureOutput: true)
       let numbers = run.output.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
