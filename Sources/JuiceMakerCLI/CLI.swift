@@ -79,6 +79,14 @@ public struct CLI {
       return answered
     }
     let language = configuration.language(given: line.text(GlobalOptions.lang.spec))
+    // The packs load on another thread while the strings load here.
+    let prefetch =
+      line.definition.loadsMenu && line.problem == nil
+      ? PackPrefetch(
+        given: line.text(GlobalOptions.recipes.spec)
+          ?? (try? configuration.value(for: GlobalOptions.recipes.spec)).flatMap { $0 },
+        configuration: configuration)
+      : nil
     let catalogFiles: [DataLayers.File]
     let loaded: (strings: StringCatalog, skipped: [DataLayers.File], problems: LocalizationError?)
     do throws(LocalizationError) {
@@ -126,6 +134,7 @@ public struct CLI {
         texts: texts, output: output, errorOutput: errorOutput)
       context.skippedCatalogProblems = loaded.problems
       context.spokenTexts = spoken
+      context.packPrefetch = prefetch
       if let problems = loaded.problems, line.definition.name != ValidateCommand.definition.name {
         context.warnSkipping(
           loaded.skipped, key: "warning.skippedCatalog",

@@ -52,9 +52,13 @@ public struct Catalog: Sendable {
     throws(CatalogError)
   {
     var problems = problems
+    let fruitCount = packs.reduce(0) { $0 + $1.fruitEntries.count }
     var fruits: [Fruit] = []
     var fruitIndices: [Fruit.ID: Int] = [:]
     var fruitOrigins: [(file: String, path: String)] = []
+    fruits.reserveCapacity(fruitCount)
+    fruitIndices.reserveCapacity(fruitCount)
+    fruitOrigins.reserveCapacity(fruitCount)
     for pack in packs {
       for entry in pack.fruitEntries {
         if let existing = fruitIndices[entry.fruit.id] {
@@ -85,9 +89,13 @@ public struct Catalog: Sendable {
       }
     }
     let serial = Catalog.nextSerial.add(1, ordering: .relaxed).newValue
+    let juiceCount = packs.reduce(0) { $0 + $1.juiceEntries.count }
     var juices: [Juice] = []
     var juiceIndices: [Juice.ID: Int] = [:]
     var juiceOrigins: [(file: String, path: String)] = []
+    juices.reserveCapacity(juiceCount)
+    juiceIndices.reserveCapacity(juiceCount)
+    juiceOrigins.reserveCapacity(juiceCount)
     for pack in packs {
       for entry in pack.juiceEntries {
         let existing = juiceIndices[entry.id]

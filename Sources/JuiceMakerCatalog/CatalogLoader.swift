@@ -119,7 +119,9 @@ extension Catalog {
   /// - Parameters:
   ///   - sources: The packs.
   ///   - cache: Where the packs' compiled forms are kept between loads, if anywhere: a pack
-  ///     read before is then read without parsing. See ``CompiledCache``.
+  ///     read before is then read without parsing. A pack read for the first time is
+  ///     compiled into it on another thread: call ``CompiledCache/finishWriting()`` before
+  ///     the program exits. See ``CompiledCache``.
   /// - Returns: The merged catalog.
   /// - Throws: `CatalogError` listing every problem.
   public static func load(_ sources: [PackSource], cache: CompiledCache? = nil)
@@ -190,7 +192,8 @@ extension Catalog {
     }
     let outcome = PackDecoder.decode(bytes, file: name)
     if let cache, let key, outcome.1.isEmpty {
-      cache.store(.pack, source: key, body: outcome.0.compiled())
+      let pack = outcome.0
+      cache.storeLater(.pack, source: key) { pack.compiled() }
     }
     return outcome
   }

@@ -15,7 +15,7 @@ extension Pack {
     juiceEntries = juices.enumerated().map { index, juice in
       JuiceEntry(
         id: juice.id, ingredients: juice.ingredients,
-        ingredientIndices: Array(juice.ingredients.indices),
+        ingredientIndices: [],
         path: Self.entryPath("juices", index), price: juice.price)
     }
   }
@@ -39,15 +39,22 @@ extension Pack {
       if entry.ingredients.isEmpty {
         problems.append(.init(file: file, path: "\(entry.path).ingredients", reason: .emptyRecipe))
       }
+      // A recipe has a few ingredients: each is compared with those before it, which costs
+      // less than hashing them; a long one is hashed.
+      let ingredients = entry.ingredients
       var seen: Set<Fruit.ID> = []
-      for (position, ingredient) in entry.ingredients.enumerated() {
+      for (position, ingredient) in ingredients.enumerated() {
         if ingredient.count <= 0 {
           problems.append(
             .init(
               file: file, path: "\(entry.ingredientPath(position)).count",
               reason: .nonPositiveCount(ingredient.count)))
         }
-        if !seen.insert(ingredient.fruit).inserted {
+        let repeated =
+          ingredients.count <= 16
+          ? ingredients[..<position].contains { $0.fruit == ingredient.fruit }
+          : !seen.insert(ingredient.fruit).inserted
+        if repeated {
           problems.append(
             .init(
               file: file, path: "\(entry.ingredientPath(position)).fruit",

@@ -13,7 +13,9 @@ struct Pack: Sendable {
   struct JuiceEntry: Sendable {
     let id: Juice.ID
     let ingredients: [Ingredient]
-    /// The index of each ingredient in the juice's `ingredients` array as written.
+    /// The index of each ingredient in the juice's `ingredients` array as written; empty
+    /// when each is where it is in ``ingredients``, as in every pack without a problem, so
+    /// that a large menu holds no second array for each juice.
     let ingredientIndices: [Int]
     let path: String
     /// Whether the entry has no problem of its own; one with a problem is kept only so that
@@ -24,7 +26,7 @@ struct Pack: Sendable {
 
     /// The JSON path of the `k`th ingredient, made only for a problem's message.
     func ingredientPath(_ k: Int) -> String {
-      "\(path).ingredients[\(ingredientIndices[k])]"
+      "\(path).ingredients[\(ingredientIndices.isEmpty ? k : ingredientIndices[k])]"
     }
   }
 
@@ -236,7 +238,9 @@ struct PackDecoder {
     guard let id else { return nil }
     return (
       Pack.JuiceEntry(
-        id: id, ingredients: ingredients, ingredientIndices: ingredientIndices, path: path),
+        id: id, ingredients: ingredients,
+        ingredientIndices: ingredientIndices.elementsEqual(ingredients.indices)
+          ? [] : ingredientIndices, path: path),
       price
     )
   }

@@ -1,5 +1,8 @@
 /// One key of a loaded catalog, with its values in every language.
-struct CatalogEntry: Sendable {
+///
+/// A class, so that looking a key up while rendering retains one reference rather than
+/// copying the entry's strings and values.
+final class CatalogEntry: Sendable {
   /// The name of the file that defines the key.
   let file: String
   /// The translator comment.
@@ -17,4 +20,17 @@ struct CatalogEntry: Sendable {
   let takesArguments: Bool
   /// The localizations, indexed like ``StringCatalog/languages``.
   let localizations: [CatalogLocalization?]
+
+  init(
+    file: String, comment: String?, shouldTranslate: Bool, sourceIndex: Int,
+    keyIsSourceText: Bool, takesArguments: Bool, localizations: [CatalogLocalization?]
+  ) {
+    self.file = file
+    self.comment = comment
+    self.shouldTranslate = shouldTranslate
+    self.sourceIndex = sourceIndex
+    self.keyIsSourceText = keyIsSourceText
+    self.takesArguments = takesArguments
+    self.localizations = localizations
+  }
 }

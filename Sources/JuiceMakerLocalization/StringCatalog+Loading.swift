@@ -94,7 +94,9 @@ extension StringCatalog {
   ///   - sources: The catalogs.
   ///   - selection: The keys and languages to build; every one by default.
   ///   - cache: Where the catalogs' compiled forms are kept between loads, if anywhere: a
-  ///     catalog read before is then read without parsing. See ``CompiledCache``.
+  ///     catalog read before is then read without parsing. A catalog read for the first time
+  ///     is compiled into it on another thread: call `CompiledCache.finishWriting()` before
+  ///     the program exits. See `CompiledCache`.
   /// - Throws: `LocalizationError`, as ``init(directory:)`` does.
   public init(
     _ sources: [PackSource], selection: Selection = .everything, cache: CompiledCache? = nil

@@ -65,14 +65,43 @@ extension StringCatalogFile {
     guard let whole = try? decode(bytes, file: name) else {
       return try decode(bytes, file: name, selection: selection, sourceLanguages: sourceLanguages)
     }
-    let body = whole.file.compiled(duplicates: whole.duplicates)
-    cache.store(.strings, source: key, body: body)
-    let readBack = body.withUnsafeBytes { buffer in
-      var reader = CompiledReader(buffer)
-      return try? compiled(&reader)
+    // Written while the command goes on; the program waits for it before it exits.
+    cache.storeLater(.strings, source: key) {
+      whole.file.compiled(duplicates: whole.duplicates)
     }
-    if let readBack { return readBack }
-    return try decode(bytes, file: name, selection: selection, sourceLanguages: sourceLanguages)
+    return (
+      whole.file.selecting(selection, sourceLanguages: sourceLanguages), whole.duplicates
+    )
+  }
+
+  /// The file as decoding it with a selection gives it: the keys the selection leaves out
+  /// left out, and the languages it leaves out without values, their names kept.
+  ///
+  /// The compiled form's reader does the same as it reads, skipping what is left out.
+  func selecting(_ selection: StringCatalog.Selection, sourceLanguages: Set<String>)
+    -> StringCatalogFile
+  {
+    let languages = selection.languagesBuilt(
+      sourceLanguages: sourceLanguages, fileSourceLanguage: sourceLanguage)
+    var keeps: [String: Bool] = [:]
+    var selected = self
+    selected.strings = strings?.compactMap { key, entry in
+      guard selection.includes(key: key) else { return nil }
+      guard let languages else { return (key, entry) }
+      var entry = entry
+      entry.localizations = entry.localizations?.map { language, localization in
+        let kept =
+          keeps[language]
+          ?? {
+            let judged = StringCatalog.Selection.builds(language: language, in: languages)
+            keeps[language] = judged
+            return judged
+          }()
+        return (language, kept ? localization : Localization())
+      }
+      return (key, entry)
+    }
+    return selected
   }
 }
 
@@ -220,9 +249,8 @@ extension StringCatalogFile {
       let keyBytes = try reader.stringBytes()
       var part = try reader.part()
       guard selection.includes(keyUTF8: keyBytes) else { continue }
-      guard
-        let text = String(validating: keyBytes.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
-      else { throw CompiledForm.Damaged() }
+      var key = CompiledReader(keyBytes)
+      let text = try key.string(length: keyBytes.count)
       strings.append(
         (text, try Entry(compiled: &part, languages: languages, keeps: &keeps)))
       guard part.isAtEnd else { throw CompiledForm.Damaged() }

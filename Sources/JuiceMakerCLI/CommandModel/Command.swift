@@ -66,6 +66,9 @@ struct CommandDefinition: Sendable {
   /// their names are loaded for it (with ``showsOneLanguage``), as `order` shows the one it
   /// makes.
   var showsGivenJuicesOnly = false
+  /// Whether it loads the packs, so that they are loaded while its strings are
+  /// (`PackPrefetch`).
+  var loadsMenu = false
 
   /// The catalog key of the text `--help` shows after the usage line.
   var helpKey: String { "help." + name }

@@ -16,7 +16,7 @@ struct HistoryCommand: Command {
     convert: { text throws(CLIError) in try TimeText.date(from: text, for: "--until") })
   static let definition = CommandDefinition(
     name: "history", options: [limitOption.spec, sinceOption.spec, untilOption.spec],
-    showsOneLanguage: true)
+    showsOneLanguage: true, loadsMenu: true)
 
   private(set) var context: Context
   /// How many entries to show.

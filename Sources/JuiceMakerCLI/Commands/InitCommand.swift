@@ -8,7 +8,7 @@ import JuiceMakerKit
 /// leaves it unchanged.
 struct InitCommand: Command {
   static let definition = CommandDefinition(
-    name: "init", showsOneLanguage: true, showsJuiceNames: false)
+    name: "init", showsOneLanguage: true, showsJuiceNames: false, loadsMenu: true)
 
   let context: Context
 

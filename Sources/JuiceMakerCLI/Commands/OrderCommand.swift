@@ -16,7 +16,7 @@ struct OrderCommand: Command {
   static let definition = CommandDefinition(
     name: "order", options: [countOption.spec, requestIDOption.spec],
     arguments: [ArgumentSpec(name: "JUICE", completion: .juice)], showsOneLanguage: true,
-    showsGivenJuicesOnly: true)
+    showsGivenJuicesOnly: true, loadsMenu: true)
 
   let context: Context
   /// The juice as given: an id or a name.

@@ -5,7 +5,8 @@ import JuiceMakerKit
 struct ReorderCommand: Command {
   static let csvFlag = Flag("csv")
   static let definition = CommandDefinition(
-    name: "reorder", options: [csvFlag.spec], showsOneLanguage: true, showsJuiceNames: false)
+    name: "reorder", options: [csvFlag.spec], showsOneLanguage: true, showsJuiceNames: false,
+    loadsMenu: true)
 
   let context: Context
   let csv: Bool

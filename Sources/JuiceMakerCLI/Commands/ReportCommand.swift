@@ -19,7 +19,7 @@ struct ReportCommand: Command {
   static let csvFlag = ReorderCommand.csvFlag
   static let definition = CommandDefinition(
     name: "report", options: [byOption.spec, sinceOption.spec, untilOption.spec, csvFlag.spec],
-    showsOneLanguage: true)
+    showsOneLanguage: true, loadsMenu: true)
 
   let context: Context
   let query: ReportQuery

@@ -17,7 +17,7 @@ struct RushCommand: Command {
     options: [
       shopsOption.spec, ordersOption.spec, seedOption.spec, threadsFlag.spec, tasksFlag.spec,
     ],
-    exclusive: [[threadsFlag.spec, tasksFlag.spec]], showsOneLanguage: true)
+    exclusive: [[threadsFlag.spec, tasksFlag.spec]], showsOneLanguage: true, loadsMenu: true)
 
   let context: Context
   let shops: Int

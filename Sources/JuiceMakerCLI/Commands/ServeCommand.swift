@@ -33,7 +33,7 @@ struct ServeCommand: Command {
       listenOption.spec, memoryFlag.spec, tokenFileOption.spec, certificateOption.spec,
       keyOption.spec, originOption.spec, connectionsOption.spec, perClientOption.spec,
       idleOption.spec,
-    ], takesJSON: false)
+    ], takesJSON: false, loadsMenu: true)
 
   let context: Context
   let listen: ListenAddress

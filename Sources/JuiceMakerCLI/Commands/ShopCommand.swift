@@ -24,7 +24,7 @@ import JuiceMakerKit
 struct ShopCommand: Command {
   static let plainFlag = Flag("plain")
   static let definition = CommandDefinition(
-    name: "shop", options: [plainFlag.spec], takesJSON: false)
+    name: "shop", options: [plainFlag.spec], takesJSON: false, loadsMenu: true)
 
   private(set) var context: Context
   /// Whether the line mode was asked for even in a terminal.

@@ -59,10 +59,17 @@ extension Context {
   func loadMenu(published: PublishedMenu, strings choice: StringsChoice = .asPublished)
     throws(CLIError) -> ShopMenu
   {
-    let packFiles = try DataLayers.packs(
-      given: global.recipes, configuration: configuration, published: published)
-    let packs = try DataLayers.loadCatalogSkippingBrokenUserPacks(
-      packFiles, cache: configuration.compiledCache)
+    let packFiles: [DataLayers.File]
+    let packs: (catalog: Catalog, skipped: [DataLayers.File], problems: CatalogError?)
+    if published.files.isEmpty, let prefetched = try packPrefetch?.take(given: global.recipes) {
+      packFiles = prefetched.files
+      packs = (prefetched.catalog, prefetched.skipped, prefetched.problems)
+    } else {
+      packFiles = try DataLayers.packs(
+        given: global.recipes, configuration: configuration, published: published)
+      packs = try DataLayers.loadCatalogSkippingBrokenUserPacks(
+        packFiles, cache: configuration.compiledCache)
+    }
     var skipped = packs.skipped.map(\.path)
     var warning: [String] = []
     var problems: [String] = []

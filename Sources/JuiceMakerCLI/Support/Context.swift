@@ -18,6 +18,8 @@ struct Context {
   /// The words the command's error is said in: `texts`, then those of the menu the command
   /// adopted, so an error names a published juice or fruit by its name.
   var spokenTexts = SpokenTexts()
+  /// The packs loading while the strings did, for the first load of the packs.
+  var packPrefetch: PackPrefetch? = nil
   let output: any TextOutput
   let errorOutput: any TextOutput
 
@@ -47,8 +49,13 @@ struct Context {
   ///
   /// - Throws: `CLIError.invalidPacks` when a built-in or given pack has problems.
   func loadCatalog() throws(CLIError) -> Catalog {
-    let loaded = try DataLayers.loadCatalogSkippingBrokenUserPacks(
-      packFiles(), cache: configuration.compiledCache)
+    let loaded: (catalog: Catalog, skipped: [DataLayers.File], problems: CatalogError?)
+    if let prefetched = try packPrefetch?.take(given: global.recipes) {
+      loaded = (prefetched.catalog, prefetched.skipped, prefetched.problems)
+    } else {
+      loaded = try DataLayers.loadCatalogSkippingBrokenUserPacks(
+        packFiles(), cache: configuration.compiledCache)
+    }
     if let problems = loaded.problems {
       warnSkipping(
         loaded.skipped, key: "warning.skippedPack",

@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -26,7 +28,8 @@
 ///   and every value goes through the checks the JSON decoders make.
 /// - Anything else is a miss: the file is parsed and its compiled form written again.
 ///
-/// A compiled file is read with `read(2)`, not mapped: a file cut short under a mapping would
+/// A form is written on another thread while the load goes on; a program waits for them with
+/// ``finishWriting()`` before it exits. A compiled file is read with `read(2)`, not mapped: a file cut short under a mapping would
 /// stop the program with `SIGBUS`. It is written to a temporary file of mode 0600 and renamed
 /// into place, so a reader sees a whole file or none. Writing is best effort: a directory that
 /// cannot be made or written leaves every load parsing. The directory keeps at most
@@ -124,6 +127,31 @@ public struct CompiledCache: Sendable {
     }
     prune()
   }
+
+  /// Compiles and writes a form on another thread, so the command goes on meanwhile; call
+  /// ``finishWriting()`` before the program exits.
+  ///
+  /// - Parameters:
+  ///   - kind: What is compiled.
+  ///   - source: The content hash and size of the file.
+  ///   - body: Makes the compiled contents.
+  package func storeLater(
+    _ kind: CompiledForm.Kind, source: (hash: UInt64, size: Int),
+    body: @escaping @Sendable () -> [UInt8]
+  ) {
+    let cache = self
+    Self.writing.async(group: Self.pending) {
+      cache.store(kind, source: source, body: body())
+    }
+  }
+
+  /// Waits for the forms ``storeLater(_:source:body:)`` is writing.
+  public static func finishWriting() {
+    pending.wait()
+  }
+
+  private static let writing = DispatchQueue(label: "juice-maker.compiled-cache")
+  private static let pending = DispatchGroup()
 
   /// Removes the least recently written files beyond ``maximumFiles``, and temporary files
   /// an interrupted write left an hour ago or more.

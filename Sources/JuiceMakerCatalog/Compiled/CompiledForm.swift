@@ -165,11 +165,25 @@ package struct CompiledWriter {
   }
 
   /// A part a reader may skip: its length, then what `body` writes.
+  ///
+  /// The length is written in three bytes, in place once the part is written, so a part is
+  /// not copied; one of 256 KiB or more has its length written in as many bytes as it takes.
   package mutating func part(_ body: (inout CompiledWriter) -> Void) {
-    var inner = CompiledWriter()
-    body(&inner)
-    integer(inner.bytes.count)
-    bytes.append(contentsOf: inner.bytes)
+    let start = bytes.count
+    bytes.append(contentsOf: [0, 0, 0])
+    body(&self)
+    let length = bytes.count - start - 3
+    // The number `integer(_:)` writes for the length: zig-zagged, so twice it.
+    let encoded = UInt64(length) << 1
+    if encoded < 1 << 18 {
+      bytes[start] = UInt8(encoded & 0x3F) | 0x40
+      bytes[start + 1] = UInt8((encoded >> 6) & 0x3F) | 0x40
+      bytes[start + 2] = UInt8(encoded >> 12)
+    } else {
+      var prefix = CompiledWriter()
+      prefix.integer(length)
+      bytes.replaceSubrange(start..<start + 3, with: prefix.bytes)
+    }
   }
 }
 
@@ -241,11 +255,15 @@ package struct CompiledReader {
 
   /// A string; bytes that are not UTF-8 are damage.
   package mutating func string() throws(CompiledForm.Damaged) -> String {
-    let bytes = try stringBytes()
-    guard let value = String(validating: bytes.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
-    else {
-      throw CompiledForm.Damaged()
-    }
+    try string(length: try count())
+  }
+
+  /// The next `length` bytes as a string; bytes that are not UTF-8 are damage.
+  package mutating func string(length: Int) throws(CompiledForm.Damaged) -> String {
+    let bytes = try raw(length).assumingMemoryBound(to: UInt8.self)
+    guard
+      let value = JSONParser.validString(bytes, ascii: !bytes.contains { $0 >= 0x80 })
+    else { throw CompiledForm.Damaged() }
     return value
   }
 

@@ -574,7 +574,7 @@ package struct JSONParser {
   /// - Parameters:
   ///   - bytes: The bytes.
   ///   - ascii: Whether every byte is below 0x80, which is always valid.
-  private static func validString(_ bytes: UnsafeBufferPointer<UInt8>, ascii: Bool) -> String? {
+  package static func validString(_ bytes: UnsafeBufferPointer<UInt8>, ascii: Bool) -> String? {
     let text = String(decoding: bytes, as: UTF8.self)
     if ascii { return text }
     let unchanged =

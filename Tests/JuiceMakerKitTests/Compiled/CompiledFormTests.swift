@@ -114,6 +114,7 @@ import Testing
     for group in [Array(sources.dropLast()), [sources.last!]] {
       let parsed = try Catalog.load(group)
       let first = try Catalog.load(group, cache: cache)
+      CompiledCache.finishWriting()
       let second = try Catalog.load(group, cache: cache)
       for catalog in [first, second] {
         #expect(catalog.fruits == parsed.fruits)
@@ -137,6 +138,7 @@ import Testing
     try Data(#"{"fruits": [{"id": "kiwi", "stock": -1}]}"#.utf8).write(to: pack)
     for _ in 0..<2 {
       #expect(throws: CatalogError.self) { try Catalog.load([.file(pack.path)], cache: cache) }
+      CompiledCache.finishWriting()
     }
     #expect(!FileManager.default.fileExists(atPath: cacheDirectory.path))
   }
@@ -180,6 +182,7 @@ import Testing
     #expect(catalog.fruits.map(\.id.rawValue) == ["kiwi", "mango"])
     #expect(catalog.fruits.first?.limits == StockLimits(minimum: 1, par: 9))
     #expect(catalog.juices.map(\.id.rawValue) == ["kiwi-juice", "mango-juice"])
+    CompiledCache.finishWriting()
     // The forged form was replaced by a sound one.
     let hit = cache.lookUp(.pack, source: (ContentHash.of(bytes), bytes.count)) {
       reader throws(CompiledForm.Damaged) in try Self.fruitCount(&reader)
@@ -285,6 +288,7 @@ import Testing
       // The first load compiles, the second reads the compiled forms.
       for _ in 0..<2 {
         let compiled = try StringCatalog(group, selection: selection, cache: cache)
+        CompiledCache.finishWriting()
         #expect(compiled.languages == parsed.languages)
         #expect(compiled.sourceLanguage == parsed.sourceLanguage)
         #expect(compiled.keys == parsed.keys)
@@ -328,6 +332,7 @@ import Testing
     #expect(parsed.loadIssues.count == 2)
     for _ in 0..<2 {
       let compiled = try StringCatalog([.file(file.path)], cache: cache)
+      CompiledCache.finishWriting()
       #expect(compiled.loadIssues.map(\.description) == parsed.loadIssues.map(\.description))
       #expect(compiled.localizer(for: "en").string("a") == "two")
     }
