@@ -2,6 +2,7 @@ public import Foundation
 import JuiceMakerKit
 import JuiceMakerPostgres
 import JuiceMakerSQLite
+import Synchronization
 
 /// The `juice-maker` command: parses a command line, runs it, and returns its exit code.
 ///
@@ -22,6 +23,9 @@ public struct CLI {
   let input: any LineInput
   let output: any TextOutput
   let errorOutput: any TextOutput
+  /// The strings the command loaded, kept as long as this value is: `juice-maker` keeps it
+  /// until the process exits, which is spared freeing a large menu's strings one by one.
+  private let keptStrings = KeptStrings()
 
   /// Creates a command.
   ///
@@ -103,6 +107,7 @@ public struct CLI {
       return (report(.invalidStrings(error), texts: nil, json: json), nil, json)
     }
     let strings = loaded.strings
+    keptStrings.keep(strings)
     let localizer = strings.localizer(for: language)
     let texts = Texts(localizer: localizer)
     if let warning = localizer.fallbackWarning {
@@ -272,4 +277,13 @@ extension LocalizationError {
   /// Each problem's sentence, one per line: shown one by one, so that the line breaks
   /// between them are not escaped as the catalog's own text is.
   var lines: [String] { problems.map(\.description) }
+}
+
+/// Strings kept alive by the command that loaded them.
+private final class KeptStrings: Sendable {
+  private let strings = Mutex<StringCatalog?>(nil)
+
+  func keep(_ catalog: StringCatalog) {
+    strings.withLock { $0 = catalog }
+  }
 }

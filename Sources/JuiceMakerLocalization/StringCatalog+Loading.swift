@@ -150,11 +150,11 @@ extension StringCatalog {
       throw LocalizationError.combining(errors) ?? .noCatalogFiles(location: "(no files)")
     }
 
-    var merged: [String: [(entry: StringCatalogFile.Entry, file: Int)]] = [:]
+    var merged = MergedKeys()
     merged.reserveCapacity(decoded.reduce(0) { $0 + ($1.file.strings?.count ?? 0) })
     for (index, file) in decoded.enumerated() {
       for (key, entry) in file.file.strings ?? [] where selection.includes(key: key) {
-        merged[key, default: []].append((entry, index))
+        merged.add(key, entry, file: index)
       }
     }
     let (storage, duplicates) = Self.compile(
@@ -164,6 +164,70 @@ extension StringCatalog {
       throw error
     }
     self.storage = storage
+  }
+
+  /// Each key's definitions in file order, without an array for each key: most keys have
+  /// one, and a large catalog has tens of thousands of keys.
+  private struct MergedKeys {
+    /// Every definition, in the order added, with the index of the next of its key.
+    private(set) var definitions: [(entry: StringCatalogFile.Entry, file: Int, next: Int)] = []
+    /// The index of each key's first and last definitions.
+    private var ends: [String: (first: Int, last: Int)] = [:]
+
+    var count: Int { ends.count }
+
+    /// Each key with the index of its first definition.
+    var firsts: some Sequence<(key: String, first: Int)> {
+      ends.lazy.map { ($0.key, $0.value.first) }
+    }
+
+    mutating func reserveCapacity(_ capacity: Int) {
+      definitions.reserveCapacity(capacity)
+      ends.reserveCapacity(capacity)
+    }
+
+    /// Adds a definition of `key` after those added before.
+    mutating func add(_ key: String, _ entry: StringCatalogFile.Entry, file: Int) {
+      let index = definitions.count
+      definitions.append((entry, file, -1))
+      if let known = ends[key] {
+        definitions[known.last].next = index
+        ends[key] = (known.first, index)
+      } else {
+        ends[key] = (index, index)
+      }
+    }
+
+    /// The definitions of the key whose first is at `first`, in file order.
+    func definitions(from first: Int) -> Chain {
+      Chain(definitions: definitions, first: first)
+    }
+
+    /// One key's definitions, walked without copying them out.
+    struct Chain: Sequence {
+      let definitions: [(entry: StringCatalogFile.Entry, file: Int, next: Int)]
+      let first: Int
+
+      /// The first definition; a key has one at least.
+      var head: (entry: StringCatalogFile.Entry, file: Int) {
+        (definitions[first].entry, definitions[first].file)
+      }
+
+      func makeIterator() -> Iterator {
+        Iterator(definitions: definitions, index: first)
+      }
+
+      struct Iterator: IteratorProtocol {
+        let definitions: [(entry: StringCatalogFile.Entry, file: Int, next: Int)]
+        var index: Int
+
+        mutating func next() -> (entry: StringCatalogFile.Entry, file: Int)? {
+          guard index >= 0 else { return nil }
+          defer { index = definitions[index].next }
+          return (definitions[index].entry, definitions[index].file)
+        }
+      }
+    }
   }
 
   /// The `version` values Xcode has written; another one loads with a warning.
@@ -186,16 +250,15 @@ extension StringCatalog {
   /// - Returns: The storage, and a ``LocalizationError/duplicateKey(key:language:firstFile:secondFile:)``
   ///   for each key two files give a value in the same language, in file order.
   private static func compile(
-    _ merged: [String: [(entry: StringCatalogFile.Entry, file: Int)]], files: [DecodedFile],
+    _ merged: MergedKeys, files: [DecodedFile],
     sourceLanguage: String, issues: [LocalizationIssue], selection: Selection
   ) -> (Storage, [LocalizationError]) {
     // Every key names the same few languages: normalize each spelling once.
     var tagsBySpelling: [String: String] = [:]
-    for definitions in merged.values {
-      for (entry, _) in definitions {
-        for (language, _) in entry.localizations ?? [] where tagsBySpelling[language] == nil {
-          tagsBySpelling[language] = LanguageTag.normalized(language) ?? language
-        }
+    for definition in merged.definitions {
+      for (language, _) in definition.entry.localizations ?? []
+      where tagsBySpelling[language] == nil {
+        tagsBySpelling[language] = LanguageTag.normalized(language) ?? language
       }
     }
     let tags = Set(tagsBySpelling.values).union(files.map(\.sourceLanguage))
@@ -207,7 +270,8 @@ extension StringCatalog {
     var entries: [String: CatalogEntry] = [:]
     entries.reserveCapacity(merged.count)
     var duplicates: [(file: Int, key: String, language: String, error: LocalizationError)] = []
-    for (key, definitions) in merged {
+    for (key, first) in merged.firsts {
+      let definitions = merged.definitions(from: first)
       var localizations = [CatalogLocalization?](repeating: nil, count: languages.count)
       var owners = [Int?](repeating: nil, count: languages.count)
       for (entry, fileIndex) in definitions {
@@ -241,7 +305,7 @@ extension StringCatalog {
         definitions.first { definition in
           indices[files[definition.file].sourceLanguage].map { owners[$0] == definition.file }
             ?? false
-        } ?? definitions[0]
+        } ?? definitions.head
       let sourceIndex = indices[files[definer.file].sourceLanguage] ?? 0
       // As in Xcode, a key without a value in its source language is its own source text.
       let keyIsSourceText = localizations[sourceIndex] == nil

@@ -85,7 +85,13 @@ extension Character {
 extension String {
   /// Columns the text takes on a terminal.
   var displayWidth: Int {
-    reduce(0) { $0 + $1.displayWidth }
+    // Printable ASCII, the usual case, is a column a byte: each byte is a character of its
+    // own, one column wide.
+    let ascii = utf8.withContiguousStorageIfAvailable { bytes in
+      bytes.allSatisfy { (0x20..<0x7F).contains($0) } ? bytes.count : nil
+    }
+    if let ascii, let width = ascii { return width }
+    return reduce(0) { $0 + $1.displayWidth }
   }
 
   /// The text followed by spaces up to `width` columns.
