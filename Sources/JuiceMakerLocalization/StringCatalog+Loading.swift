@@ -253,12 +253,15 @@ extension StringCatalog {
     _ merged: MergedKeys, files: [DecodedFile],
     sourceLanguage: String, issues: [LocalizationIssue], selection: Selection
   ) -> (Storage, [LocalizationError]) {
-    // Every key names the same few languages: normalize each spelling once.
+    // Every key names the same few languages: normalize each spelling once, and look up the
+    // spelling just seen without hashing it again.
     var tagsBySpelling: [String: String] = [:]
+    var lastSpelling: String?
     for definition in merged.definitions {
       for (language, _) in definition.entry.localizations ?? []
-      where tagsBySpelling[language] == nil {
+      where language != lastSpelling && tagsBySpelling[language] == nil {
         tagsBySpelling[language] = LanguageTag.normalized(language) ?? language
+        lastSpelling = language
       }
     }
     let tags = Set(tagsBySpelling.values).union(files.map(\.sourceLanguage))
@@ -266,6 +269,16 @@ extension StringCatalog {
     let languages = [sourceLanguage] + tags.sorted()
     let indices = Dictionary(uniqueKeysWithValues: languages.enumerated().map { ($1, $0) })
     let rules = languages.map(PluralRule.init(language:))
+    // The index in `languages` of each spelling, and of each file's source language.
+    let indexBySpelling = tagsBySpelling.compactMapValues { indices[$0] }
+    let sourceIndexOfFile = files.map { indices[$0.sourceLanguage] }
+    var recent: [(spelling: String, index: Int?)] = []
+    func index(of spelling: String) -> Int? {
+      if let known = recent.first(where: { $0.spelling == spelling }) { return known.index }
+      let found = indexBySpelling[spelling]
+      if recent.count < 4 { recent.append((spelling, found)) }
+      return found
+    }
 
     var entries: [String: CatalogEntry] = [:]
     entries.reserveCapacity(merged.count)
@@ -279,12 +292,19 @@ extension StringCatalog {
         // does not depend on the order they are written in.
         var decoded = entry.localizations ?? []
         if decoded.count > 1 {
-          decoded.sort { $0.name < $1.name }
+          let spelled = decoded.map { index(of: $0.name) }
+          let alike = spelled.indices.contains { i in
+            spelled[..<i].contains { $0 == spelled[i] }
+          }
+          if alike {
+            decoded.sort { $0.name < $1.name }
+          }
         }
         for (language, localization) in decoded {
-          guard let tag = tagsBySpelling[language], let index = indices[tag],
+          guard let index = index(of: language),
             let compiled = CatalogLocalization(localization, rule: rules[index])
           else { continue }
+          let tag = languages[index]
           if let owner = owners[index] {
             if owner != fileIndex {
               duplicates.append(
@@ -303,10 +323,9 @@ extension StringCatalog {
       }
       let definer =
         definitions.first { definition in
-          indices[files[definition.file].sourceLanguage].map { owners[$0] == definition.file }
-            ?? false
+          sourceIndexOfFile[definition.file].map { owners[$0] == definition.file } ?? false
         } ?? definitions.head
-      let sourceIndex = indices[files[definer.file].sourceLanguage] ?? 0
+      let sourceIndex = sourceIndexOfFile[definer.file] ?? 0
       // As in Xcode, a key without a value in its source language is its own source text.
       let keyIsSourceText = localizations[sourceIndex] == nil
       if keyIsSourceText {
