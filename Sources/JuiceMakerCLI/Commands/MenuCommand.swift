@@ -34,8 +34,9 @@ struct MenuCommand: Command {
     // A menu names the same few fruits and counts many times: each is worded once.
     var ingredients: [Ingredient: String] = [:]
     var makeable: [Int: String] = [:]
-    var lines: [String] = []
-    lines.reserveCapacity(menu.count)
+    // The whole menu in one text, written at once: no line of it is kept apart.
+    var text = ""
+    text.reserveCapacity(menu.count * (width + priceWidth + 48))
     for ((item, name), price) in zip(zip(menu, names), prices) {
       // Prices right-aligned, so their digits line up.
       let priceColumn =
@@ -55,10 +56,15 @@ struct MenuCommand: Command {
         count = texts.string("menu.makeable", .int(item.makeable))
         makeable[item.makeable] = count
       }
-      lines.append(name.padded(to: width) + "  " + priceColumn + recipe + "  " + count)
+      if !text.isEmpty { text += "\n" }
+      text += name.padded(to: width)
+      text += "  "
+      text += priceColumn
+      text += recipe
+      text += "  "
+      text += count
     }
-    // One write for the whole menu, not one for each of its juices.
-    if !lines.isEmpty { context.say(lines.joined(separator: "\n")) }
+    if !text.isEmpty { context.say(text) }
   }
 
   /// "딸기 10, 바나나 1".
