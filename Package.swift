@@ -46,13 +46,15 @@ let package = Package(
       name: "CLibPQ",
       providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
     ),
-    .target(name: "CLibPQLoader"),
+    // Loading a system library on first use, for the two loaders.
+    .target(name: "CLibraryLoader"),
+    .target(name: "CLibPQLoader", dependencies: ["CLibraryLoader"]),
     .target(name: "JuiceMakerPostgres", dependencies: ["JuiceMakerKit", "CLibPQ", "CLibPQLoader"]),
     .systemLibrary(
       name: "CMicroHTTPD",
       providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
     ),
-    .target(name: "CMicroHTTPDLoader"),
+    .target(name: "CMicroHTTPDLoader", dependencies: ["CLibraryLoader"]),
     // An HTTP/1.1 server over libmicrohttpd: requests in, responses and event streams out.
     .target(name: "JuiceMakerHTTP", dependencies: ["CMicroHTTPD", "CMicroHTTPDLoader"]),
     // A throwaway PostgreSQL server in a temporary directory, for the tests and the benchmark.

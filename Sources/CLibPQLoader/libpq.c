@@ -6,41 +6,19 @@
 // fails and the function returns what libpq returns for a failure (NULL, 0, -1), so the
 // caller sees an error it already handles; `juice_pq_load` says why.
 
-#include <dlfcn.h>
-#include <stdio.h>
-#include <string.h>
 #include <postgresql/libpq-fe.h>
 
-static void *library;
+#include "CLibraryLoader.h"
 
-static void *juice_pq_library(void) {
-  void *handle = __atomic_load_n(&library, __ATOMIC_ACQUIRE);
-  if (handle != NULL) return handle;
-  static const char *const names[] = {"libpq.so.5", "libpq.so", "libpq.5.dylib", "libpq.dylib"};
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-    handle = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-    if (handle != NULL) break;
-  }
-  if (handle != NULL) __atomic_store_n(&library, handle, __ATOMIC_RELEASE);
-  return handle;
-}
+static const char *const names[] = {"libpq.so.5", "libpq.so", "libpq.5.dylib", "libpq.dylib"};
+static struct juice_library library = {names, sizeof names / sizeof names[0], NULL};
 
 int juice_pq_load(char *error, size_t size) {
-  if (juice_pq_library() != NULL) return 1;
-  const char *reason = dlerror();
-  snprintf(error, size, "the PostgreSQL client library (libpq.so.5) cannot be loaded: %s",
-           reason != NULL ? reason : "not found");
-  return 0;
+  return juice_library_load(&library, "the PostgreSQL client library", error, size);
 }
 
 static void *juice_pq_symbol(const char *name, void **slot) {
-  void *function = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-  if (function != NULL) return function;
-  void *handle = juice_pq_library();
-  if (handle == NULL) return NULL;
-  function = dlsym(handle, name);
-  if (function != NULL) __atomic_store_n(slot, function, __ATOMIC_RELEASE);
-  return function;
+  return juice_library_symbol(&library, name, slot);
 }
 
 #define FORWARD(type, failure, name, parameters, arguments)                \

@@ -7,44 +7,23 @@
 // lookup fails and the function returns what libmicrohttpd returns for a failure (NULL,
 // MHD_NO), so the caller sees an error it already handles; `juice_mhd_load` says why.
 
-#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
 
-static void *library;
+#include "CLibraryLoader.h"
 
-static void *juice_mhd_library(void) {
-  void *handle = __atomic_load_n(&library, __ATOMIC_ACQUIRE);
-  if (handle != NULL) return handle;
-  static const char *const names[] = {"libmicrohttpd.so.12", "libmicrohttpd.so",
-                                      "libmicrohttpd.12.dylib", "libmicrohttpd.dylib"};
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-    handle = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-    if (handle != NULL) break;
-  }
-  if (handle != NULL) __atomic_store_n(&library, handle, __ATOMIC_RELEASE);
-  return handle;
-}
+static const char *const names[] = {"libmicrohttpd.so.12", "libmicrohttpd.so",
+                                    "libmicrohttpd.12.dylib", "libmicrohttpd.dylib"};
+static struct juice_library library = {names, sizeof names / sizeof names[0], NULL};
 
 int juice_mhd_load(char *error, size_t size) {
-  if (juice_mhd_library() != NULL) return 1;
-  const char *reason = dlerror();
-  snprintf(error, size, "the HTTP library (libmicrohttpd.so.12) cannot be loaded: %s",
-           reason != NULL ? reason : "not found");
-  return 0;
+  return juice_library_load(&library, "the HTTP library", error, size);
 }
 
 static void *juice_mhd_symbol(const char *name, void **slot) {
-  void *function = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-  if (function != NULL) return function;
-  void *handle = juice_mhd_library();
-  if (handle == NULL) return NULL;
-  function = dlsym(handle, name);
-  if (function != NULL) __atomic_store_n(slot, function, __ATOMIC_RELEASE);
-  return function;
+  return juice_library_symbol(&library, name, slot);
 }
 
 #define FUNCTION(type, name, parameters) \

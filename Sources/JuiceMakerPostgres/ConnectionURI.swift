@@ -103,7 +103,8 @@ package struct ConnectionURI: Hashable, Sendable {
 
   /// Why libpq cannot read the URI, or `nil` when it can.
   var problem: String? {
-    if let problem = Connection.libraryProblem() { return problem }
+    // Without libpq the URI cannot be judged; connecting says why.
+    guard Connection.libraryProblem() == nil else { return nil }
     var error: UnsafeMutablePointer<CChar>?
     guard let options = PQconninfoParse(text, &error) else {
       defer { if let error { PQfreemem(error) } }

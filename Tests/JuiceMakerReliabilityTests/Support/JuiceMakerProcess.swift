@@ -30,14 +30,22 @@ enum JuiceMakerProcess {
   ///   - workspace: Provides the environment and the working directory.
   ///   - environment: Extra variables, over the workspace's.
   ///   - input: Standard input, as bytes; empty for none.
+  ///   - wrapper: A program and its arguments that run `juice-maker` (given after them),
+  ///     such as `unshare`; none by default.
   ///   - timeout: How long the run may take before it is killed.
   static func run(
     _ arguments: [String], in workspace: Workspace, environment: [String: String] = [:],
-    input: [UInt8] = [], timeout: Duration = .seconds(30)
+    input: [UInt8] = [], timeout: Duration = .seconds(30), through wrapper: [String] = []
   ) throws -> Outcome {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: Paths.binary)
-    process.arguments = arguments
+    if let program = wrapper.first {
+      // The wrapper runs the binary itself, given after its own arguments.
+      process.executableURL = URL(fileURLWithPath: program)
+      process.arguments = wrapper.dropFirst() + [Paths.binary] + arguments
+    } else {
+      process.executableURL = URL(fileURLWithPath: Paths.binary)
+      process.arguments = arguments
+    }
     process.environment = workspace.environment.merging(environment) { $1 }
     process.currentDirectoryURL = workspace.url.appendingPathComponent("cwd")
     // Files, not pipes: a child that writes a lot never blocks on a full pipe.
