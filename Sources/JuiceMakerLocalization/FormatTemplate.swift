@@ -36,7 +36,15 @@ struct FormatTemplate: Sendable {
       verbatim.parse()
       return (parser.segments, verbatim.segments)
     }
-    self.segments = segments
+    // Most values are one literal, the whole text: held as the text itself, in an array of
+    // exactly one segment, rather than as a copy in an array grown for more.
+    if segments.count == 1, verbatim == nil, case .literal(let literal) = segments[0],
+      literal.utf8.count == text.utf8.count
+    {
+      self.segments = [.literal(text)]
+    } else {
+      self.segments = segments
+    }
     self.verbatimSegments = verbatim
     switch segments.first {
     case .literal(let text) where segments.count == 1: plainText = text

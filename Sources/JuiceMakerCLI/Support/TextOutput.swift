@@ -77,13 +77,18 @@ public struct FileDescriptorOutput: TextOutput {
 
   public func write(_ text: String) {
     guard failure == nil else { return }
-    var bytes = Array(text.utf8)
+    // The text's own UTF-8, not a copy: a large menu is megabytes of it.
+    var text = text
+    text.withUTF8 { writeWhole($0) }
+  }
+
+  /// Writes bytes whole, or cuts back what a failure left of them.
+  private func writeWhole(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard let base = bytes.baseAddress else { return }
     let start = lseek(descriptor, 0, SEEK_CUR)
     var offset = 0
     while offset < bytes.count {
-      let written = bytes.withUnsafeMutableBytes { buffer in
-        buffer.baseAddress.map { systemWrite(descriptor, $0 + offset, buffer.count - offset) } ?? 0
-      }
+      let written = systemWrite(descriptor, UnsafeRawPointer(base + offset), bytes.count - offset)
       if written < 0 {
         let code = errno
         if code == EINTR { continue }
@@ -98,7 +103,6 @@ public struct FileDescriptorOutput: TextOutput {
       }
       offset += written
     }
-    bytes.removeAll()
   }
 
   /// Removes a partial write from a regular file this process writes at its own offset.
@@ -152,7 +156,7 @@ public struct StandardInput: LineInput {
 }
 
 /// `write(2)`, named apart from `TextOutput.write(_:)`.
-private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int)
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int)
   -> Int
 {
   write(descriptor, buffer, count)
