@@ -143,59 +143,28 @@ extension Catalog {
       merging: decoded.map(\.0), problems: decoded.flatMap(\.1), paths: sources.map(\.path))
   }
 
-  /// One pack, from its compiled form in the cache when it holds a sound one, else parsed,
-  /// and then compiled into the cache when it has no problem.
+  /// One pack, from its compiled form when there is a sound one, else parsed, and then
+  /// compiled into the cache when it has no problem.
   private static func decode(_ source: PackSource, cache: CompiledCache?) -> (
     Pack, [CatalogError.Problem]
   ) {
-    let bytes: [UInt8]
-    switch source {
-    case .file(let file):
-      if let cache, let key = ContentHash.ofFile(atPath: file, maximumSize: maximumPackSize),
-        let pack = cache.lookUp(
-          .pack, source: key,
-          decode: { reader throws(CompiledForm.Damaged) in
-            try Pack(compiled: &reader, file: file)
-          })
-      {
-        return (pack, [])
-      }
-      switch readFile(atPath: file) {
-      case .bytes(let read):
-        bytes = read
-      case .unreadable(let reason):
-        return (Pack(file: file), [.init(file: file, path: "", reason: reason)])
-      }
-    case .bytes(let given, _):
-      bytes = given
-    case .compiled(let form, let name, let text):
-      if let pack = CompiledForm.read(
-        form, kind: .pack,
-        decode: { reader throws(CompiledForm.Damaged) in
-          try Pack(compiled: &reader, file: name)
-        })
-      {
-        return (pack, [])
-      }
-      return PackDecoder.decode(Array(text.utf8), file: name)
-    }
     let name = source.path
-    let key = cache.map { _ in (hash: ContentHash.of(bytes), size: bytes.count) }
-    if case .bytes = source, let cache, let key,
-      let pack = cache.lookUp(
-        .pack, source: key,
-        decode: { reader throws(CompiledForm.Damaged) in
-          try Pack(compiled: &reader, file: name)
-        })
-    {
+    let contents = source.contents(
+      .pack, cache: cache,
+      decode: { reader throws(CompiledForm.Damaged) in try Pack(compiled: &reader, file: name) })
+    switch contents {
+    case .compiled(let pack):
       return (pack, [])
+    case .unreadable(let reason):
+      return (Pack(file: name), [.init(file: name, path: "", reason: reason)])
+    case .bytes(let bytes, let key):
+      let outcome = PackDecoder.decode(bytes, file: name)
+      if let cache, let key, outcome.1.isEmpty {
+        let pack = outcome.0
+        cache.storeLater(.pack, source: key) { pack.compiled() }
+      }
+      return outcome
     }
-    let outcome = PackDecoder.decode(bytes, file: name)
-    if let cache, let key, outcome.1.isEmpty {
-      let pack = outcome.0
-      cache.storeLater(.pack, source: key) { pack.compiled() }
-    }
-    return outcome
   }
 
   /// The largest pack file read, in bytes: far beyond any real pack, small enough

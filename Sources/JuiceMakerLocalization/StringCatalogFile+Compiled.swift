@@ -3,12 +3,13 @@ import JuiceMakerCatalog
 // MARK: - Loading through the cache
 
 extension StringCatalogFile {
-  /// Decodes one catalog, from its compiled form in the cache when it holds a sound one.
+  /// Decodes one catalog, from its compiled form when there is a sound one.
   ///
   /// Otherwise the file is parsed. With a cache, a file that decodes with every key and
-  /// language is then compiled into it, and read back from that compiled form with the
-  /// selection, so a first load and a later one give the same values. A file that does not
-  /// decode whole is decoded with the selection alone, as without a cache.
+  /// language is then compiled into it on another thread, and answered with the selection
+  /// applied to that whole file (``selecting(_:sourceLanguages:)``), as a later load from its
+  /// compiled form gives it. A file that does not decode whole is decoded with the selection
+  /// alone, as without a cache.
   ///
   /// - Parameters:
   ///   - source: The file or the bytes.
@@ -22,47 +23,28 @@ extension StringCatalogFile {
     _ source: PackSource, name: String, selection: StringCatalog.Selection,
     sourceLanguages: Set<String>, cache: CompiledCache?
   ) throws(LocalizationError) -> (file: StringCatalogFile, duplicates: [JSONParser.DuplicateKey]) {
-    func compiled(_ reader: inout CompiledReader) throws(CompiledForm.Damaged) -> (
-      file: StringCatalogFile, duplicates: [JSONParser.DuplicateKey]
-    ) {
-      try decode(compiled: &reader, selection: selection, sourceLanguages: sourceLanguages)
-    }
+    let contents = source.contents(
+      .strings, cache: cache,
+      decode: { reader throws(CompiledForm.Damaged) in
+        try decode(compiled: &reader, selection: selection, sourceLanguages: sourceLanguages)
+      })
     let bytes: [UInt8]
-    switch source {
-    case .file(let path):
-      if let cache,
-        let key = ContentHash.ofFile(atPath: path, maximumSize: Catalog.maximumPackSize),
-        let hit = cache.lookUp(.strings, source: key, decode: compiled)
-      {
-        return hit
-      }
-      switch Catalog.readFile(atPath: path) {
-      case .bytes(let read):
-        bytes = read
-      case .unreadable(let reason):
-        let detail =
-          switch reason {
-          case .unreadable(let detail): detail
-          case .notAFile: "not a regular file"
-          default: reason.description
-          }
-        throw .unreadableFile(file: name, reason: detail)
-      }
-    case .bytes(let given, _):
-      bytes = given
-    case .compiled(let form, _, let text):
-      if let read = CompiledForm.read(form, kind: .strings, decode: compiled) { return read }
-      return try decode(
-        Array(text.utf8), file: name, selection: selection, sourceLanguages: sourceLanguages)
+    let key: (hash: UInt64, size: Int)?
+    switch contents {
+    case .compiled(let read):
+      return read
+    case .unreadable(let reason):
+      let detail =
+        switch reason {
+        case .unreadable(let detail): detail
+        case .notAFile: "not a regular file"
+        default: reason.description
+        }
+      throw .unreadableFile(file: name, reason: detail)
+    case .bytes(let read, let readKey):
+      (bytes, key) = (read, readKey)
     }
-    guard let cache else {
-      return try decode(bytes, file: name, selection: selection, sourceLanguages: sourceLanguages)
-    }
-    let key = (hash: ContentHash.of(bytes), size: bytes.count)
-    if case .bytes = source, let hit = cache.lookUp(.strings, source: key, decode: compiled) {
-      return hit
-    }
-    guard let whole = try? decode(bytes, file: name) else {
+    guard let cache, let key, let whole = try? decode(bytes, file: name) else {
       return try decode(bytes, file: name, selection: selection, sourceLanguages: sourceLanguages)
     }
     // Written while the command goes on; the program waits for it before it exits.

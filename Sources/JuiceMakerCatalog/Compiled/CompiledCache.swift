@@ -29,8 +29,8 @@ import Dispatch
 /// - Anything else is a miss: the file is parsed and its compiled form written again.
 ///
 /// A form is written on another thread while the load goes on; a program waits for them with
-/// ``finishWriting()`` before it exits. A compiled file is read with `read(2)`, not mapped: a file cut short under a mapping would
-/// stop the program with `SIGBUS`. It is written to a temporary file of mode 0600 and renamed
+/// ``finishWriting()`` before it exits. A compiled file is read with `read(2)`, not mapped:
+/// a file cut short under a mapping would stop the program with `SIGBUS`. It is written to a temporary file of mode 0600 and renamed
 /// into place, so a reader sees a whole file or none. Writing is best effort: a directory that
 /// cannot be made or written leaves every load parsing. The directory keeps at most
 /// ``maximumFiles`` files, the least recently written going first.
