@@ -55,24 +55,27 @@ public struct Catalog: Sendable {
     let fruitCount = packs.reduce(0) { $0 + $1.fruitEntries.count }
     var fruits: [Fruit] = []
     var fruitIndices: [Fruit.ID: Int] = [:]
-    var fruitOrigins: [(file: String, path: String)] = []
+    // Where each fruit and juice was defined: its pack, and its place among the pack's entries.
+    var fruitOrigins: [(pack: Int, entry: Int)] = []
     fruits.reserveCapacity(fruitCount)
     fruitIndices.reserveCapacity(fruitCount)
     fruitOrigins.reserveCapacity(fruitCount)
-    for pack in packs {
-      for entry in pack.fruitEntries {
+    for (packIndex, pack) in packs.enumerated() {
+      for (entryIndex, entry) in pack.fruitEntries.enumerated() {
         if let existing = fruitIndices[entry.fruit.id] {
           let origin = fruitOrigins[existing]
+          let first = packs[origin.pack]
           problems.append(
             .init(
               file: pack.file, path: "\(entry.path).id",
               reason: .duplicateFruit(
-                entry.fruit.id, firstFile: origin.file, firstPath: origin.path)))
+                entry.fruit.id, firstFile: first.file,
+                firstPath: first.fruitEntries[origin.entry].path)))
           continue
         }
         fruitIndices[entry.fruit.id] = fruits.count
         fruits.append(entry.fruit)
-        fruitOrigins.append((pack.file, entry.path))
+        fruitOrigins.append((packIndex, entryIndex))
       }
     }
     var currency: (value: Currency, file: String)?
@@ -92,19 +95,22 @@ public struct Catalog: Sendable {
     let juiceCount = packs.reduce(0) { $0 + $1.juiceEntries.count }
     var juices: [Juice] = []
     var juiceIndices: [Juice.ID: Int] = [:]
-    var juiceOrigins: [(file: String, path: String)] = []
+    var juiceOrigins: [(pack: Int, entry: Int)] = []
     juices.reserveCapacity(juiceCount)
     juiceIndices.reserveCapacity(juiceCount)
     juiceOrigins.reserveCapacity(juiceCount)
-    for pack in packs {
-      for entry in pack.juiceEntries {
+    for (packIndex, pack) in packs.enumerated() {
+      for (entryIndex, entry) in pack.juiceEntries.enumerated() {
         let existing = juiceIndices[entry.id]
         if let existing {
           let origin = juiceOrigins[existing]
+          let first = packs[origin.pack]
           problems.append(
             .init(
               file: pack.file, path: "\(entry.path).id",
-              reason: .duplicateJuice(entry.id, firstFile: origin.file, firstPath: origin.path)))
+              reason: .duplicateJuice(
+                entry.id, firstFile: first.file,
+                firstPath: first.juiceEntries[origin.entry].path)))
         }
         // Checked for a redefined juice too, so one pass reports every problem of the pack.
         for (k, ingredient) in entry.ingredients.enumerated()
@@ -120,7 +126,7 @@ public struct Catalog: Sendable {
           Juice(
             id: entry.id, ingredients: entry.ingredients, price: entry.price,
             position: Juice.Handle(catalog: serial, index: juices.count)))
-        juiceOrigins.append((pack.file, entry.path))
+        juiceOrigins.append((packIndex, entryIndex))
       }
     }
     guard problems.isEmpty else { throw CatalogError(problems: Self.abridged(problems)) }

@@ -42,17 +42,26 @@ enum CatalogIdentifier {
   ///
   /// - Throws: `IdentifierError` naming the rule the text breaks.
   static func check(_ text: String) throws(IdentifierError) {
-    guard !text.isEmpty else { throw IdentifierError(text: text, reason: .empty) }
-    guard text.utf8.count <= Fruit.maximumIDLength else {
-      throw IdentifierError(text: text, reason: .tooLong(maximum: Fruit.maximumIDLength))
+    var contiguous = text
+    if let reason = contiguous.withUTF8(problem(in:)) {
+      throw IdentifierError(text: text, reason: reason)
+    }
+  }
+
+  /// The rule the UTF-8 bytes of a text break, if any.
+  private static func problem(in bytes: UnsafeBufferPointer<UInt8>) -> IdentifierError.Reason? {
+    guard !bytes.isEmpty else { return .empty }
+    guard bytes.count <= Fruit.maximumIDLength else {
+      return .tooLong(maximum: Fruit.maximumIDLength)
     }
     var first = true
-    for byte in text.utf8 {
+    for byte in bytes {
       let isLetter = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")
       let isDigit = byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
       let allowed = first ? isLetter : isLetter || isDigit || byte == UInt8(ascii: "-")
-      guard allowed else { throw IdentifierError(text: text, reason: .invalidCharacter) }
+      guard allowed else { return .invalidCharacter }
       first = false
     }
+    return nil
   }
 }

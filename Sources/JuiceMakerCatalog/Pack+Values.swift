@@ -10,13 +10,12 @@ extension Pack {
     self.init(file: file)
     self.currency = currency
     fruitEntries = fruits.enumerated().map { index, fruit in
-      FruitEntry(fruit: fruit, path: Self.entryPath("fruits", index))
+      FruitEntry(fruit: fruit, index: index)
     }
     juiceEntries = juices.enumerated().map { index, juice in
       JuiceEntry(
         id: juice.id, ingredients: juice.ingredients,
-        ingredientIndices: [],
-        path: Self.entryPath("juices", index), price: juice.price)
+        ingredientIndices: [], index: index, price: juice.price)
     }
   }
 

@@ -3,10 +3,14 @@ struct Pack: Sendable {
   /// A fruit and the JSON path it was defined at.
   struct FruitEntry: Sendable {
     let fruit: Fruit
-    let path: String
+    /// Where the fruit is in the pack's `fruits`.
+    let index: Int
     /// Whether the entry has no problem of its own; one with a problem is kept only so that
     /// merging can report what it alone finds, such as an id defined twice.
     var isValid = true
+
+    /// The JSON path the fruit was defined at, made only for a problem's message.
+    var path: String { Pack.entryPath("fruits", index) }
   }
 
   /// A juice and the JSON path it was defined at, with where each ingredient was.
@@ -17,12 +21,16 @@ struct Pack: Sendable {
     /// when each is where it is in ``ingredients``, as in every pack without a problem, so
     /// that a large menu holds no second array for each juice.
     let ingredientIndices: [Int]
-    let path: String
+    /// Where the juice is in the pack's `juices`.
+    let index: Int
     /// Whether the entry has no problem of its own; one with a problem is kept only so that
     /// merging can report what it alone finds, such as an unknown fruit.
     var isValid = true
     /// The price in the pack's currency, once the pack's currency is known.
     var price: Money? = nil
+
+    /// The JSON path the juice was defined at, made only for a problem's message.
+    var path: String { Pack.entryPath("juices", index) }
 
     /// The JSON path of the `k`th ingredient, made only for a problem's message.
     func ingredientPath(_ k: Int) -> String {
@@ -52,10 +60,14 @@ struct PackDecoder {
 
   /// The keys each kind of object takes. A path is made only for a problem's message: a
   /// large pack has tens of thousands of members.
-  private static let packKeys: Set<String> = ["currency", "fruits", "juices"]
-  private static let fruitKeys: Set<String> = ["id", "stock", "min", "par"]
-  private static let juiceKeys: Set<String> = ["id", "ingredients", "price"]
-  private static let ingredientKeys: Set<String> = ["fruit", "count"]
+  private static let packKeys: [String] = ["currency", "fruits", "juices"]
+  private static let fruitKeys: [String] = ["id", "stock", "min", "par"]
+  private static let juiceKeys: [String] = ["id", "ingredients", "price"]
+  private static let ingredientKeys: [String] = ["fruit", "count"]
+  /// The keys each kind of object must have.
+  private static let fruitRequired = ["id"]
+  private static let juiceRequired = ["id", "ingredients"]
+  private static let ingredientRequired = ["fruit", "count"]
 
   private let file: String
   private var problems: [CatalogError.Problem] = []
@@ -123,14 +135,13 @@ struct PackDecoder {
     for member in members where member.key != "currency" {
       guard let elements = array(member.node, at: member.key) else { continue }
       for (index, element) in elements.enumerated() {
-        let path = Pack.entryPath(member.key, index)
         let before = problems.count + unlistedProblems
         if member.key == "fruits" {
-          if var entry = decodeFruit(element, at: path) {
+          if var entry = decodeFruit(element, index: index) {
             entry.isValid = problems.count + unlistedProblems == before
             pack.fruitEntries.append(entry)
           }
-        } else if let (decoded, price) = decodeJuice(element, at: path) {
+        } else if let (decoded, price) = decodeJuice(element, index: index) {
           var entry = decoded
           entry.isValid = problems.count + unlistedProblems == before
           if let price { prices.append((pack.juiceEntries.count, price.text, price.path)) }
@@ -153,9 +164,10 @@ struct PackDecoder {
     return pack
   }
 
-  private mutating func decodeFruit(_ node: JSONNode, at path: String) -> Pack.FruitEntry? {
+  private mutating func decodeFruit(_ node: JSONNode, index: Int) -> Pack.FruitEntry? {
+    func path() -> String { Pack.entryPath("fruits", index) }
     guard
-      let members = object(node, at: path, allowed: Self.fruitKeys, required: ["id"])
+      let members = object(node, at: path(), allowed: Self.fruitKeys, required: Self.fruitRequired)
     else {
       return nil
     }
@@ -164,7 +176,7 @@ struct PackDecoder {
     var minimum: Int?
     var par: Int?
     for member in members {
-      func memberPath() -> String { "\(path).\(member.key)" }
+      func memberPath() -> String { "\(path()).\(member.key)" }
       if member.key == "id" {
         id = identifier(member.node, at: memberPath(), Fruit.ID.init(validating:))
       } else if let value = integer(member.node, at: memberPath()) {
@@ -181,21 +193,22 @@ struct PackDecoder {
       }
     }
     if let minimum, let par, par < minimum {
-      report("\(path).par", .parBelowMinimum(minimum: minimum, par: par))
+      report("\(path()).par", .parBelowMinimum(minimum: minimum, par: par))
     }
     guard let id else { return nil }
     let limits = StockLimits.resolving(minimum: minimum, par: par, initialStock: stock)
-    return Pack.FruitEntry(fruit: Fruit(id: id, initialStock: stock, limits: limits), path: path)
+    return Pack.FruitEntry(fruit: Fruit(id: id, initialStock: stock, limits: limits), index: index)
   }
 
   /// A juice, and its price as written with its path, checked once the pack's currency
   /// is known.
-  private mutating func decodeJuice(_ node: JSONNode, at path: String)
+  private mutating func decodeJuice(_ node: JSONNode, index: Int)
     -> (Pack.JuiceEntry, (text: String, path: String)?)?
   {
+    func path() -> String { Pack.entryPath("juices", index) }
     guard
       let members = object(
-        node, at: path, allowed: Self.juiceKeys, required: ["id", "ingredients"])
+        node, at: path(), allowed: Self.juiceKeys, required: Self.juiceRequired)
     else {
       return nil
     }
@@ -204,7 +217,7 @@ struct PackDecoder {
     var ingredients: [Ingredient] = []
     var ingredientIndices: [Int] = []
     for member in members {
-      func memberPath() -> String { "\(path).\(member.key)" }
+      func memberPath() -> String { "\(path()).\(member.key)" }
       if member.key == "id" {
         id = identifier(member.node, at: memberPath(), Juice.ID.init(validating:))
         continue
@@ -240,7 +253,7 @@ struct PackDecoder {
       Pack.JuiceEntry(
         id: id, ingredients: ingredients,
         ingredientIndices: ingredientIndices.elementsEqual(ingredients.indices)
-          ? [] : ingredientIndices, path: path),
+          ? [] : ingredientIndices, index: index),
       price
     )
   }
@@ -250,7 +263,7 @@ struct PackDecoder {
   {
     guard
       let members = object(
-        node, at: path(), allowed: Self.ingredientKeys, required: ["fruit", "count"])
+        node, at: path(), allowed: Self.ingredientKeys, required: Self.ingredientRequired)
     else {
       return nil
     }
@@ -276,36 +289,37 @@ struct PackDecoder {
   // MARK: - Typed accessors that report problems
 
   private mutating func object(
-    _ node: JSONNode, at path: @autoclosure () -> String, allowed: Set<String>,
+    _ node: JSONNode, at path: @autoclosure () -> String, allowed: [String],
     required: [String] = []
-  ) -> [JSONMember]? {
+  ) -> JSONObject? {
     guard case .object(let members) = node.value else {
       report(path(), .wrongType(expected: "an object", found: node.value.kindName))
       return nil
     }
-    guard members.contains(where: { !allowed.contains($0.key) }) else {
-      for key in required where !members.contains(where: { $0.key == key }) {
-        report(path(), .missingKey(key))
-      }
-      return members
-    }
-    var known: [JSONMember] = []
+    // One look at each key, for the few keys each kind of object takes.
+    var hasUnknown = false
+    var found = 0
     for member in members {
-      if allowed.contains(member.key) {
-        known.append(member)
-      } else {
+      let key = member.key
+      if let index = required.firstIndex(of: key) { found |= 1 << index }
+      if !allowed.contains(key) { hasUnknown = true }
+    }
+    let all = (1 << required.count) - 1
+    if !hasUnknown && found == all { return members }
+    if hasUnknown {
+      for member in members where !allowed.contains(member.key) {
         let path = path()
         report(path.isEmpty ? member.key : "\(path).\(member.key)", .unknownKey(member.key))
       }
     }
-    for key in required where !members.contains(where: { $0.key == key }) {
+    for (index, key) in required.enumerated() where found & 1 << index == 0 {
       report(path(), .missingKey(key))
     }
-    return known
+    return hasUnknown ? members.keeping { allowed.contains($0.key) } : members
   }
 
   private mutating func array(_ node: JSONNode, at path: @autoclosure () -> String)
-    -> [JSONNode]?
+    -> JSONArray?
   {
     guard case .array(let elements) = node.value else {
       report(path(), .wrongType(expected: "an array", found: node.value.kindName))
@@ -336,7 +350,7 @@ struct PackDecoder {
       report(path(), .wrongType(expected: "a whole number", found: node.value.kindName))
       return nil
     }
-    if text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) {
+    if text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }) {
       report(path(), .notWholeNumber(text))
       return nil
     }

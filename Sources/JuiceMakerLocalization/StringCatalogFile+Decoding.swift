@@ -48,7 +48,7 @@ extension StringCatalogFile {
           switch depth {
           case 2:
             // A key of `strings`.
-            return selection.includes(key: name) ? nil : .object([])
+            return selection.includes(key: name) ? nil : .object(.empty)
           case 4:
             // A language of an entry's `localizations`.
             guard let languages else { return nil }
@@ -61,7 +61,7 @@ extension StringCatalogFile {
               keeps[name] = judged
               last = (name, judged)
             }
-            return judged ? nil : .object([])
+            return judged ? nil : .object(.empty)
           default:
             return nil
           }
@@ -377,18 +377,14 @@ extension Optional where Wrapped == JSONNode {
 // MARK: - Typed values
 
 extension JSONNode {
-  fileprivate var isNull: Bool {
-    if case .null = value { true } else { false }
-  }
-
   /// The members of an object.
-  fileprivate func object() throws(StructureFailure) -> [JSONMember] {
+  fileprivate func object() throws(StructureFailure) -> JSONObject {
     guard case .object(let members) = value else { throw mismatch("an object") }
     return members
   }
 
   /// The elements of an array.
-  fileprivate func array() throws(StructureFailure) -> [JSONNode] {
+  fileprivate func array() throws(StructureFailure) -> JSONArray {
     guard case .array(let elements) = value else { throw mismatch("an array") }
     return elements
   }

@@ -38,6 +38,19 @@ package struct JSONParser {
   /// The deepest nesting of arrays and objects accepted.
   package static let maximumDepth = 256
 
+  /// A value that stands in for one the parser skipped.
+  package typealias StandIn = JSONValue
+
+  /// Where a string's bytes are: in the document, or in `unescaped` once its escapes are
+  /// replaced.
+  private struct Span {
+    var start: Int
+    var count: Int
+    var escaped: Bool
+  }
+
+  private typealias Token = JSONDocument.Token
+
   private let bytes: UnsafeBufferPointer<UInt8>
   private var offset = 0
   private var line = 1
@@ -48,18 +61,32 @@ package struct JSONParser {
   private var duplicates: [DuplicateKey] = []
   /// Which members' values are checked but not built, and what stands in for them; see
   /// ``parseKeepingLastDuplicate(_:skippingAt:_:)``.
-  private let skips: ((_ depth: Int, _ key: String) -> JSONValue?)?
+  private let skips: ((_ depth: Int, _ key: String) -> StandIn?)?
   /// The depths `skips` is asked about, one bit each.
   private let skipDepths: UInt64
+  // What the document is made of; see `JSONDocument`.
+  private var tokens = PlainBuffer<Token>(capacity: 16)
+  private var children = PlainBuffer<UInt32>(capacity: 16)
+  private var unescaped: [UInt8] = []
+  private var standIns: [JSONValue] = []
+  /// The children of the objects and arrays being parsed, the innermost's last; each moves
+  /// to `children` in one run once its container closes.
+  private var open: [UInt32] = []
 
   private init(
     bytes: UnsafeBufferPointer<UInt8>, keepsLastDuplicate: Bool,
-    skips: ((_ depth: Int, _ key: String) -> JSONValue?)? = nil, skipDepths: UInt64 = 0
+    skips: ((_ depth: Int, _ key: String) -> StandIn?)? = nil, skipDepths: UInt64 = 0
   ) {
     self.bytes = bytes
     self.keepsLastDuplicate = keepsLastDuplicate
     self.skips = skips
     self.skipDepths = skipDepths
+  }
+
+  /// Frees the memory of a parse no document took over.
+  private func release() {
+    tokens.deallocate()
+    children.deallocate()
   }
 
   /// Parses one JSON document.
@@ -104,7 +131,7 @@ package struct JSONParser {
   /// - Complexity: O(*n*) in the size of the document.
   package static func parseKeepingLastDuplicate(
     _ data: [UInt8], skippingAt depths: [Int],
-    _ skipping: (_ depth: Int, _ key: String) -> JSONValue?
+    _ skipping: (_ depth: Int, _ key: String) -> StandIn?
   ) throws(Failure) -> (root: JSONNode, duplicates: [DuplicateKey]) {
     let mask = depths.reduce(UInt64(0)) { (1...63).contains($1) ? $0 | 1 << UInt64($1) : $0 }
     return try withoutActuallyEscaping(skipping) { skipping throws(Failure) in
@@ -127,6 +154,7 @@ package struct JSONParser {
   package static func leadingString(_ data: [UInt8], key: String) -> String? {
     data.withUnsafeBufferPointer { buffer in
       var parser = JSONParser(bytes: buffer, keepsLastDuplicate: true)
+      defer { parser.release() }
       return try? parser.parseLeadingString(key: key)
     }
   }
@@ -138,49 +166,62 @@ package struct JSONParser {
       guard offset < bytes.count, bytes[offset] == expected else { return nil }
       if expected == UInt8(ascii: "{") { offset += 1 }
     }
-    guard try parseString() == key else { return nil }
+    guard text(of: try scanString()) == key else { return nil }
     skipWhitespace()
     guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else { return nil }
     offset += 1
     skipWhitespace()
     guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { return nil }
-    return try parseString()
+    return text(of: try scanString())
   }
 
   private static func parse(
     _ data: [UInt8], keepingLastDuplicate: Bool,
-    skipping: (standIn: (_ depth: Int, _ key: String) -> JSONValue?, depths: UInt64)? = nil
+    skipping: (standIn: (_ depth: Int, _ key: String) -> StandIn?, depths: UInt64)? = nil
   ) throws(Failure) -> (root: JSONNode, duplicates: [DuplicateKey]) {
-    let result: Result<(JSONNode, [DuplicateKey]), Failure> = data.withUnsafeBufferPointer {
+    let result: Result<(JSONDocument, [DuplicateKey]), Failure> = data.withUnsafeBufferPointer {
       buffer in
       var parser = JSONParser(
         bytes: buffer, keepsLastDuplicate: keepingLastDuplicate, skips: skipping?.standIn,
         skipDepths: skipping?.depths ?? 0)
       do throws(Failure) {
-        let root = try parser.parseDocument()
-        return .success((root, parser.duplicates))
+        try parser.parseDocument()
+        // The document owns the parser's memory from here.
+        let document = JSONDocument(
+          bytes: data, tokens: parser.tokens, children: parser.children,
+          unescaped: parser.unescaped, standIns: parser.standIns)
+        return .success((document, parser.duplicates))
       } catch {
+        parser.release()
         return .failure(error)
       }
     }
-    return try result.get()
+    let (document, duplicates) = try result.get()
+    return (JSONNode(document: document, index: 0), duplicates)
   }
 
-  private mutating func parseDocument() throws(Failure) -> JSONNode {
+  private mutating func parseDocument() throws(Failure) {
+    // Offsets, lengths, lines and columns are held in 32 bits.
+    guard bytes.count < Int(UInt32.max) else {
+      throw fail("the document is larger than 4 GiB")
+    }
     if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
       offset = 3
       lineStart = 3
     }
+    // Room for a token every 4 bytes and a child every 8, more than packs and catalogs
+    // hold, so that the arrays are not copied as they grow; pages never touched cost nothing.
+    tokens.reserve(bytes.count / 4 + 16)
+    children.reserve(bytes.count / 8 + 16)
     skipWhitespace()
     if offset == bytes.count {
       throw fail("the file is empty; expected a JSON object")
     }
-    let root = try parseValue()
+    try parseValue()
     skipWhitespace()
     if offset != bytes.count {
       throw fail("unexpected \(describeByte()) after the end of the JSON value")
     }
-    return root
   }
 
   private var column: Int { offset - lineStart + 1 }
@@ -213,35 +254,57 @@ package struct JSONParser {
     }
   }
 
-  private mutating func parseValue() throws(Failure) -> JSONNode {
-    let startLine = line
-    let startColumn = column
+  /// A token of `kind` that starts here.
+  private func token(_ kind: Token.Kind, first: Int = 0, count: Int = 0, escaped: Bool = false)
+    -> Token
+  {
+    Token(
+      kind: kind, escaped: escaped, line: UInt32(truncatingIfNeeded: line),
+      column: UInt32(truncatingIfNeeded: column), first: UInt32(truncatingIfNeeded: first),
+      count: UInt32(truncatingIfNeeded: count))
+  }
+
+  /// Parses one value and appends its token, then its children's.
+  private mutating func parseValue() throws(Failure) {
     guard offset < bytes.count else {
       throw fail("the document ends where a value was expected")
     }
-    let value: JSONValue
     switch bytes[offset] {
     case UInt8(ascii: "{"):
-      value = try parseObject()
+      try parseObject()
     case UInt8(ascii: "["):
-      value = try parseArray()
+      try parseArray()
     case UInt8(ascii: "\""):
-      value = .string(try parseString())
+      var string = token(.string)
+      let span = try scanString()
+      (string.first, string.count, string.escaped) = (
+        UInt32(truncatingIfNeeded: span.start), UInt32(truncatingIfNeeded: span.count),
+        span.escaped
+      )
+      tokens.append(string)
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-      value = .number(try parseNumber())
+      var number = token(.number)
+      let start = offset
+      try scanNumber()
+      (number.first, number.count) = (
+        UInt32(truncatingIfNeeded: start), UInt32(truncatingIfNeeded: offset - start)
+      )
+      tokens.append(number)
     case UInt8(ascii: "t"):
+      let literal = token(.true)
       try expectLiteral("true")
-      value = .bool(true)
+      tokens.append(literal)
     case UInt8(ascii: "f"):
+      let literal = token(.false)
       try expectLiteral("false")
-      value = .bool(false)
+      tokens.append(literal)
     case UInt8(ascii: "n"):
+      let literal = token(.null)
       try expectLiteral("null")
-      value = .null
+      tokens.append(literal)
     default:
       throw fail("unexpected \(describeByte()); expected a JSON value")
     }
-    return JSONNode(value: value, line: startLine, column: startColumn)
   }
 
   private mutating func enter() throws(Failure) {
@@ -251,66 +314,84 @@ package struct JSONParser {
     }
   }
 
-  private mutating func parseObject() throws(Failure) -> JSONValue {
+  /// Ends the object or array whose token is at `container` and whose children are
+  /// `open[base...]`.
+  private mutating func close(_ container: Int, openedAt base: Int) {
+    tokens[container].first = UInt32(truncatingIfNeeded: children.count)
+    tokens[container].count = UInt32(truncatingIfNeeded: open.count - base)
+    children.append(contentsOf: open[base...])
+    open.removeLast(open.count - base)
+    offset += 1
+    depth -= 1
+  }
+
+  private mutating func parseObject() throws(Failure) {
+    let container = tokens.count
+    tokens.append(token(.object))
     try enter()
     offset += 1
-    var members: [JSONMember] = []
+    let base = open.count
     // Small objects check their few keys directly; hashing every key costs more.
-    var seen: [String: Int] = [:]
+    var seen = KeyTable()
     skipWhitespace()
     if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") {
-      offset += 1
-      depth -= 1
-      return .object(members)
+      close(container, openedAt: base)
+      return
     }
     while true {
       skipWhitespace()
       guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else {
         throw fail("unexpected \(describeByte()); expected a quoted key")
       }
-      let keyLine = line
-      let keyColumn = column
-      let key = try parseString()
-      let earlier: Int?
-      if members.count < 16 {
-        earlier = members.firstIndex { $0.key == key }
-      } else {
-        if seen.isEmpty {
-          for (index, member) in members.enumerated() { seen[member.key] = index }
-        }
-        earlier = seen[key]
-        if earlier == nil { seen[key] = members.count }
-      }
+      let key = tokens.count
+      var keyToken = token(.string)
+      let span = try scanString()
+      (keyToken.first, keyToken.count, keyToken.escaped) = (
+        UInt32(truncatingIfNeeded: span.start), UInt32(truncatingIfNeeded: span.count),
+        span.escaped
+      )
+      tokens.append(keyToken)
+      let hash = seen.isHashing ? withKeyBytes(span, KeyTable.hash) : 0
+      let earlier = findKey(span, hash: hash, from: base, in: seen)
       if earlier != nil, !keepsLastDuplicate {
         throw Failure(
-          reason: "the key \"\(key.abridgedInProblem)\" appears twice in one object", line: keyLine,
-          column: keyColumn)
+          reason: "the key \"\(text(of: span).abridgedInProblem)\" appears twice in one object",
+          line: Int(keyToken.line), column: Int(keyToken.column))
       }
       skipWhitespace()
       guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else {
         throw fail(
-          "unexpected \(describeByte()); expected ':' after the key \"\(key.abridgedInProblem)\"")
+          "unexpected \(describeByte()); expected ':' after the key \"\(text(of: span).abridgedInProblem)\""
+        )
       }
       offset += 1
       skipWhitespace()
-      let node: JSONNode
       if depth < 64, skipDepths & 1 << UInt64(depth) != 0, let skips,
-        let standIn = skips(depth, key)
+        let standIn = skips(depth, text(of: span))
       {
-        let (valueLine, valueColumn) = (line, column)
+        tokens.append(token(.standIn, first: standIns.count))
+        standIns.append(standIn)
         try skipValue()
-        node = JSONNode(value: standIn, line: valueLine, column: valueColumn)
       } else {
-        node = try parseValue()
+        try parseValue()
       }
-      let member = JSONMember(key: key, node: node)
       if let earlier {
+        let dropped = Int(open[base + earlier])
         duplicates.append(
           DuplicateKey(
-            key: key, line: keyLine, column: keyColumn, droppedLine: members[earlier].node.line))
-        members[earlier] = member
+            key: text(of: span), line: Int(keyToken.line), column: Int(keyToken.column),
+            droppedLine: Int(tokens[dropped + 1].line)))
+        open[base + earlier] = UInt32(truncatingIfNeeded: key)
       } else {
-        members.append(member)
+        open.append(UInt32(truncatingIfNeeded: key))
+        if seen.isHashing {
+          seen.insert(hash: hash, at: open.count - 1 - base)
+        } else if open.count - base == KeyTable.smallest {
+          for position in base..<open.count {
+            seen.insert(
+              hash: withKeyBytes(at: Int(open[position]), KeyTable.hash), at: position - base)
+          }
+        }
       }
       skipWhitespace()
       guard offset < bytes.count else {
@@ -321,27 +402,28 @@ package struct JSONParser {
         continue
       }
       if bytes[offset] == UInt8(ascii: "}") {
-        offset += 1
-        depth -= 1
-        return .object(members)
+        close(container, openedAt: base)
+        return
       }
       throw fail("unexpected \(describeByte()); expected ',' or '}'")
     }
   }
 
-  private mutating func parseArray() throws(Failure) -> JSONValue {
+  private mutating func parseArray() throws(Failure) {
+    let container = tokens.count
+    tokens.append(token(.array))
     try enter()
     offset += 1
-    var elements: [JSONNode] = []
+    let base = open.count
     skipWhitespace()
     if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") {
-      offset += 1
-      depth -= 1
-      return .array(elements)
+      close(container, openedAt: base)
+      return
     }
     while true {
       skipWhitespace()
-      elements.append(try parseValue())
+      open.append(UInt32(truncatingIfNeeded: tokens.count))
+      try parseValue()
       skipWhitespace()
       guard offset < bytes.count else {
         throw fail("the document ends inside an array; expected ',' or ']'")
@@ -351,11 +433,106 @@ package struct JSONParser {
         continue
       }
       if bytes[offset] == UInt8(ascii: "]") {
-        offset += 1
-        depth -= 1
-        return .array(elements)
+        close(container, openedAt: base)
+        return
       }
       throw fail("unexpected \(describeByte()); expected ',' or ']'")
+    }
+  }
+
+  // MARK: - Keys
+
+  /// The text of a string the parser scanned.
+  private func text(of span: Span) -> String {
+    withKeyBytes(span) { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// Calls `body` with the bytes of a scanned string, its escapes replaced.
+  private func withKeyBytes<Result>(
+    _ span: Span, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+  ) -> Result {
+    let range = span.start..<span.start + span.count
+    if span.escaped {
+      return unescaped.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+    return body(UnsafeBufferPointer(rebasing: bytes[range]))
+  }
+
+  /// Calls `body` with the bytes of the key whose token is at `index`.
+  private func withKeyBytes<Result>(
+    at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+  ) -> Result {
+    let key = tokens[index]
+    return withKeyBytes(
+      Span(start: Int(key.first), count: Int(key.count), escaped: key.escaped), body)
+  }
+
+  /// The position among the members of the object being parsed, whose key tokens are
+  /// `open[base...]`, of the one whose key is the string at `span`; `hash` is its hash when
+  /// `table` is hashing.
+  private func findKey(_ span: Span, hash: Int, from base: Int, in table: KeyTable) -> Int? {
+    withKeyBytes(span) { key in
+      let matches = { (position: Int) -> Bool in
+        let index = Int(self.open[base + position])
+        guard Int(self.tokens[index].count) == key.count else { return false }
+        return self.withKeyBytes(at: index) { other in
+          guard let otherBase = other.baseAddress, let keyBase = key.baseAddress else {
+            return true
+          }
+          return memcmp(otherBase, keyBase, key.count) == 0
+        }
+      }
+      guard table.isHashing else { return (0..<open.count - base).first(where: matches) }
+      return table.first(hash: hash, where: matches)
+    }
+  }
+
+  /// The hashes of the keys of one object, once it has `smallest` members; before that, its
+  /// keys are compared in turn.
+  private struct KeyTable {
+    static let smallest = 16
+    /// Each member's position plus one, at a slot its hash chooses (or the next free one),
+    /// or 0; a power of two long, at most half full.
+    private var slots: [Int32] = []
+    /// Each member's hash, by position.
+    private var hashes: [Int] = []
+
+    var isHashing: Bool { !slots.isEmpty }
+
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+      var hasher = Hasher()
+      hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+      return hasher.finalize()
+    }
+
+    /// The first position of a member whose key has the hash `hash` and that `matches`.
+    func first(hash: Int, where matches: (Int) -> Bool) -> Int? {
+      let mask = slots.count - 1
+      var slot = hash & mask
+      while slots[slot] != 0 {
+        let position = Int(slots[slot]) - 1
+        if hashes[position] == hash, matches(position) { return position }
+        slot = (slot + 1) & mask
+      }
+      return nil
+    }
+
+    /// Records that the member at `position`, the next, has a key of hash `hash`.
+    mutating func insert(hash: Int, at position: Int) {
+      hashes.append(hash)
+      if hashes.count * 2 > slots.count {
+        slots = Array(repeating: 0, count: max(64, slots.count * 2))
+        for (earlier, hash) in hashes.enumerated() { place(hash, earlier) }
+      } else {
+        place(hash, position)
+      }
+    }
+
+    private mutating func place(_ hash: Int, _ position: Int) {
+      let mask = slots.count - 1
+      var slot = hash & mask
+      while slots[slot] != 0 { slot = (slot + 1) & mask }
+      slots[slot] = Int32(truncatingIfNeeded: position + 1)
     }
   }
 
@@ -373,8 +550,16 @@ package struct JSONParser {
       try skipContainer(closing: UInt8(ascii: "]"), hasKeys: false)
     case UInt8(ascii: "\""):
       try skipString()
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+      try scanNumber()
+    case UInt8(ascii: "t"):
+      try expectLiteral("true")
+    case UInt8(ascii: "f"):
+      try expectLiteral("false")
+    case UInt8(ascii: "n"):
+      try expectLiteral("null")
     default:
-      _ = try parseValue()
+      throw fail("unexpected \(describeByte()); expected a JSON value")
     }
   }
 
@@ -396,13 +581,14 @@ package struct JSONParser {
         guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else {
           throw fail("unexpected \(describeByte()); expected a quoted key")
         }
-        // Built, for the message should the colon be missing; keys are short.
-        let key = try parseString()
+        let key = try scanString()
         skipWhitespace()
         guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else {
           throw fail(
-            "unexpected \(describeByte()); expected ':' after the key \"\(key.abridgedInProblem)\"")
+            "unexpected \(describeByte()); expected ':' after the key \"\(text(of: key).abridgedInProblem)\""
+          )
         }
+        if key.escaped { unescaped.removeSubrange(key.start...) }
         offset += 1
         skipWhitespace()
       }
@@ -424,41 +610,10 @@ package struct JSONParser {
     }
   }
 
-  /// Checks a string, building it only when it holds an escape.
+  /// Checks a string, keeping nothing of it.
   private mutating func skipString() throws(Failure) {
-    let start = offset
-    offset += 1
-    var ascii = true
-    while offset < bytes.count {
-      let byte = bytes[offset]
-      if byte == UInt8(ascii: "\"") {
-        if !ascii {
-          var decoder = UTF8()
-          var iterator = UnsafeBufferPointer(rebasing: bytes[(start + 1)..<offset]).makeIterator()
-          decoding: while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue: continue
-            case .emptyInput: break decoding
-            case .error: throw fail("the string holds bytes that are not valid UTF-8")
-            }
-          }
-        }
-        offset += 1
-        return
-      }
-      if byte == UInt8(ascii: "\\") {
-        offset = start
-        _ = try parseString()
-        return
-      }
-      if byte < 0x20 {
-        throw fail(
-          "a control character (byte 0x\(String(byte, radix: 16))) must be escaped in a string")
-      }
-      if byte >= 0x80 { ascii = false }
-      offset += 1
-    }
-    throw fail("the document ends inside a string")
+    let span = try scanString()
+    if span.escaped { unescaped.removeSubrange(span.start...) }
   }
 
   private mutating func expectLiteral(_ literal: StaticString) throws(Failure) {
@@ -476,8 +631,10 @@ package struct JSONParser {
     offset += count
   }
 
-  private mutating func parseNumber() throws(Failure) -> String {
-    let start = offset
+  // MARK: - Numbers and strings
+
+  /// Checks a number and moves past it.
+  private mutating func scanNumber() throws(Failure) {
     if bytes[offset] == UInt8(ascii: "-") { offset += 1 }
     guard offset < bytes.count, isDigit(bytes[offset]) else {
       throw fail("a number needs a digit after '-'")
@@ -511,14 +668,15 @@ package struct JSONParser {
       }
       while offset < bytes.count, isDigit(bytes[offset]) { offset += 1 }
     }
-    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
   }
 
   private func isDigit(_ byte: UInt8) -> Bool {
     byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
   }
 
-  private mutating func parseString() throws(Failure) -> String {
+  /// Checks the string that starts here and moves past it: where its bytes are, with any
+  /// escapes replaced in `unescaped`.
+  private mutating func scanString() throws(Failure) -> Span {
     offset += 1
     let start = offset
     var ascii = true
@@ -526,12 +684,11 @@ package struct JSONParser {
     while offset < bytes.count {
       let byte = bytes[offset]
       if byte == UInt8(ascii: "\"") {
-        let slice = UnsafeBufferPointer(rebasing: bytes[start..<offset])
-        guard let text = Self.validString(slice, ascii: ascii) else {
+        guard ascii || Self.isValidUTF8(UnsafeBufferPointer(rebasing: bytes[start..<offset])) else {
           throw fail("the string holds bytes that are not valid UTF-8")
         }
         offset += 1
-        return text
+        return Span(start: start, count: offset - 1 - start, escaped: false)
       }
       if byte == UInt8(ascii: "\\") { break }
       if byte < 0x20 {
@@ -541,28 +698,66 @@ package struct JSONParser {
       if byte >= 0x80 { ascii = false }
       offset += 1
     }
-    var scratch = Array(UnsafeBufferPointer(rebasing: bytes[start..<offset]))
+    let replaced = unescaped.count
+    unescaped.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<offset]))
     while offset < bytes.count {
       let byte = bytes[offset]
       switch byte {
       case UInt8(ascii: "\""):
         offset += 1
-        guard let text = String(validating: scratch, as: UTF8.self) else {
+        let valid = unescaped.withUnsafeBufferPointer {
+          Self.isValidUTF8(UnsafeBufferPointer(rebasing: $0[replaced...]))
+        }
+        guard valid else {
           throw fail("the string holds bytes that are not valid UTF-8")
         }
-        return text
+        return Span(start: replaced, count: unescaped.count - replaced, escaped: true)
       case UInt8(ascii: "\\"):
         offset += 1
-        try parseEscape(into: &scratch)
+        try parseEscape()
       case 0..<0x20:
         throw fail(
           "a control character (byte 0x\(String(byte, radix: 16))) must be escaped in a string")
       default:
-        scratch.append(byte)
+        unescaped.append(byte)
         offset += 1
       }
     }
     throw fail("the document ends inside a string")
+  }
+
+  /// Whether the bytes are valid UTF-8 (RFC 3629): no overlong forms, surrogates, or scalars
+  /// above U+10FFFF.
+  package static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var index = 0
+    let count = bytes.count
+    func continues(_ offsets: ClosedRange<Int>) -> Bool {
+      guard index + offsets.upperBound < count else { return false }
+      return offsets.allSatisfy { bytes[index + $0] & 0xC0 == 0x80 }
+    }
+    while index < count {
+      let lead = bytes[index]
+      switch lead {
+      case 0..<0x80:
+        index += 1
+      case 0xC2..<0xE0:
+        guard continues(1...1) else { return false }
+        index += 2
+      case 0xE0..<0xF0:
+        guard continues(1...2) else { return false }
+        let second = bytes[index + 1]
+        if lead == 0xE0 && second < 0xA0 || lead == 0xED && second >= 0xA0 { return false }
+        index += 3
+      case 0xF0..<0xF5:
+        guard continues(1...3) else { return false }
+        let second = bytes[index + 1]
+        if lead == 0xF0 && second < 0x90 || lead == 0xF4 && second >= 0x90 { return false }
+        index += 4
+      default:
+        return false
+      }
+    }
+    return true
   }
 
   /// The string of UTF-8 bytes, or `nil` when they are not valid UTF-8.
@@ -587,19 +782,19 @@ package struct JSONParser {
     return unchanged ? text : nil
   }
 
-  private mutating func parseEscape(into scratch: inout [UInt8]) throws(Failure) {
+  private mutating func parseEscape() throws(Failure) {
     guard offset < bytes.count else { throw fail("the document ends inside a string") }
     let byte = bytes[offset]
     offset += 1
     switch byte {
-    case UInt8(ascii: "\""): scratch.append(0x22)
-    case UInt8(ascii: "\\"): scratch.append(0x5C)
-    case UInt8(ascii: "/"): scratch.append(0x2F)
-    case UInt8(ascii: "b"): scratch.append(0x08)
-    case UInt8(ascii: "f"): scratch.append(0x0C)
-    case UInt8(ascii: "n"): scratch.append(0x0A)
-    case UInt8(ascii: "r"): scratch.append(0x0D)
-    case UInt8(ascii: "t"): scratch.append(0x09)
+    case UInt8(ascii: "\""): unescaped.append(0x22)
+    case UInt8(ascii: "\\"): unescaped.append(0x5C)
+    case UInt8(ascii: "/"): unescaped.append(0x2F)
+    case UInt8(ascii: "b"): unescaped.append(0x08)
+    case UInt8(ascii: "f"): unescaped.append(0x0C)
+    case UInt8(ascii: "n"): unescaped.append(0x0A)
+    case UInt8(ascii: "r"): unescaped.append(0x0D)
+    case UInt8(ascii: "t"): unescaped.append(0x09)
     case UInt8(ascii: "u"):
       var scalar = try parseHex4()
       if (0xD800..<0xDC00).contains(scalar) {
@@ -620,7 +815,7 @@ package struct JSONParser {
       guard let unicode = Unicode.Scalar(scalar) else {
         throw fail("an escape that is not a Unicode scalar")
       }
-      scratch.append(contentsOf: Array(String(Character(unicode)).utf8))
+      unescaped.append(contentsOf: Array(String(Character(unicode)).utf8))
     default:
       offset -= 1
       throw fail("unknown escape \\\(describeByte()) in a string")

@@ -1,23 +1,152 @@
+/// A JSON document parsed by `JSONParser`: its bytes and a flat list of its values.
+///
+/// A value is one fixed-size token in one array, and an object's or array's children are a
+/// run of token positions in another, so parsing a document allocates a few growing arrays
+/// rather than an array per object and a string per key. Strings and numbers stay bytes of
+/// the document until a reader asks for one: ``JSONNode/value`` builds the `String` then.
+///
+/// It is `Sendable` as it is never changed once parsed: the memory its pointers own is
+/// written only by the parser, before the document is made, and freed when it goes.
+package final class JSONDocument: @unchecked Sendable {
+  /// One value, or one object key, in the order the document writes them.
+  @usableFromInline
+  struct Token: Sendable, BitwiseCopyable {
+    @usableFromInline
+    enum Kind: UInt8, Sendable, BitwiseCopyable {
+      case object, array, string, number, `true`, `false`, null
+      /// A value the parser skipped: `first` is its stand-in's position in `standIns`.
+      case standIn
+    }
+
+    @usableFromInline var kind: Kind
+    /// For a string: whether its bytes are in `unescaped` rather than the document.
+    @usableFromInline var escaped: Bool
+    /// The 1-based line and column (in bytes) where the value starts.
+    @usableFromInline var line: UInt32
+    @usableFromInline var column: UInt32
+    /// A string's or number's first byte; an object's or array's first child in `children`.
+    @usableFromInline var first: UInt32
+    /// A string's or number's length in bytes; an object's or array's number of children.
+    @usableFromInline var count: UInt32
+
+    @usableFromInline
+    init(kind: Kind, escaped: Bool, line: UInt32, column: UInt32, first: UInt32, count: UInt32) {
+      self.kind = kind
+      self.escaped = escaped
+      self.line = line
+      self.column = column
+      self.first = first
+      self.count = count
+    }
+  }
+
+  /// The document as given.
+  @usableFromInline let bytes: [UInt8]
+  /// Every value and object key, the root first; a member's value follows its key. Held in
+  /// memory of the document's own, read without reference counting.
+  @usableFromInline let tokens: UnsafeMutablePointer<Token>
+  /// The children of every object (their keys' tokens) and array (their elements' tokens),
+  /// each container's in one run.
+  @usableFromInline let children: UnsafeMutablePointer<UInt32>
+  /// The bytes of the strings that hold escapes, with the escapes replaced.
+  @usableFromInline let unescaped: [UInt8]
+  /// The values that stand in for skipped ones.
+  @usableFromInline let standIns: [JSONValue]
+
+  /// A document that takes over the memory of `tokens` and `children`.
+  init(
+    bytes: [UInt8], tokens: PlainBuffer<Token>, children: PlainBuffer<UInt32>,
+    unescaped: [UInt8], standIns: [JSONValue]
+  ) {
+    self.bytes = bytes
+    self.tokens = tokens.base
+    self.children = children.base
+    self.unescaped = unescaped
+    self.standIns = standIns
+  }
+
+  deinit {
+    tokens.deallocate()
+    children.deallocate()
+  }
+
+  /// A document with no values, behind the empty object and array.
+  @usableFromInline static let empty = JSONDocument(
+    bytes: [], tokens: PlainBuffer(capacity: 1), children: PlainBuffer(capacity: 1),
+    unescaped: [], standIns: [])
+
+  /// The value of the token at `index`.
+  @inlinable
+  func value(at index: Int) -> JSONValue {
+    let token = tokens[index]
+    switch token.kind {
+    case .object: return .object(JSONObject(document: self, token: token))
+    case .array: return .array(JSONArray(document: self, token: token))
+    case .string: return .string(text(of: token))
+    case .number: return .number(text(of: token))
+    case .true: return .bool(true)
+    case .false: return .bool(false)
+    case .null: return .null
+    case .standIn: return standIns[Int(token.first)]
+    }
+  }
+
+  /// The text of a string or number token, which the parser checked to be valid UTF-8.
+  @inlinable
+  func text(of token: Token) -> String {
+    let range = Int(token.first)..<Int(token.first) + Int(token.count)
+    if token.escaped {
+      return unescaped.withUnsafeBufferPointer {
+        String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self)
+      }
+    }
+    return bytes.withUnsafeBufferPointer {
+      String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self)
+    }
+  }
+}
+
 /// A JSON value parsed by `JSONParser`, with the place it was written.
 ///
 /// Packs are read with this strict parser rather than `JSONDecoder` so that every
 /// problem can name its line, column and JSON path, duplicate keys are caught, and
 /// numbers keep their written form until the pack decoder judges them.
 package struct JSONNode: Sendable {
+  @usableFromInline let document: JSONDocument
+  @usableFromInline let index: Int
+
+  @inlinable
+  init(document: JSONDocument, index: Int) {
+    self.document = document
+    self.index = index
+  }
+
   /// The value.
-  package let value: JSONValue
+  @inlinable package var value: JSONValue { document.value(at: index) }
   /// The 1-based line where the value starts.
-  package let line: Int
+  @inlinable package var line: Int { Int(document.tokens[index].line) }
   /// The 1-based column (in bytes) where the value starts.
-  package let column: Int
+  @inlinable package var column: Int { Int(document.tokens[index].column) }
+
+  /// Whether the value is `null`, told without building it.
+  @inlinable package var isNull: Bool {
+    let token = document.tokens[index]
+    switch token.kind {
+    case .null: return true
+    case .standIn:
+      if case .null = document.standIns[Int(token.first)] { return true }
+      return false
+    default: return false
+    }
+  }
 }
 
 /// The kinds of JSON value.
 package enum JSONValue: Sendable {
   /// An object, its members in written order.
-  case object([JSONMember])
+  case object(JSONObject)
   /// An array.
-  case array([JSONNode])
+  case array(JSONArray)
   /// A string.
   case string(String)
   /// A number as written, such as `-0`, `1.5` or `1e400`.
@@ -46,4 +175,171 @@ package struct JSONMember: Sendable {
   package let key: String
   /// The value.
   package let node: JSONNode
+
+  @inlinable
+  init(key: String, node: JSONNode) {
+    self.key = key
+    self.node = node
+  }
+}
+
+/// The members of a JSON object, in written order; each key is built when its member is read.
+package struct JSONObject: RandomAccessCollection, Sendable {
+  @usableFromInline let document: JSONDocument
+  /// Where the members' key tokens are in the document's `children`.
+  @usableFromInline let first: Int
+  @usableFromInline let runLength: Int
+  /// The members' key tokens, when they are not the document's run: some members kept.
+  @usableFromInline let kept: [UInt32]?
+
+  @inlinable
+  init(document: JSONDocument, token: JSONDocument.Token) {
+    self.document = document
+    self.first = Int(token.first)
+    self.runLength = Int(token.count)
+    self.kept = nil
+  }
+
+  @usableFromInline
+  init(document: JSONDocument, kept: [UInt32]) {
+    self.document = document
+    self.first = 0
+    self.runLength = kept.count
+    self.kept = kept
+  }
+
+  /// An object without members.
+  package static let empty = JSONObject(document: .empty, kept: [])
+
+  @inlinable package var startIndex: Int { 0 }
+  @inlinable package var endIndex: Int { runLength }
+  @inlinable package var count: Int { runLength }
+  @inlinable package var indices: Range<Int> { 0..<runLength }
+  @inlinable package func index(after position: Int) -> Int { position + 1 }
+  @inlinable package func index(before position: Int) -> Int { position - 1 }
+
+  /// The members in order.
+  package struct Iterator: IteratorProtocol {
+    @usableFromInline let object: JSONObject
+    @usableFromInline var position = 0
+
+    @inlinable
+    init(object: JSONObject) {
+      self.object = object
+    }
+
+    @inlinable
+    package mutating func next() -> JSONMember? {
+      guard position < object.runLength else { return nil }
+      defer { position += 1 }
+      return object[position]
+    }
+  }
+
+  @inlinable package func makeIterator() -> Iterator { Iterator(object: self) }
+
+  /// The token of the key of the member at `position`.
+  @inlinable
+  func keyToken(at position: Int) -> Int {
+    if let kept { return Int(kept[position]) }
+    return Int(document.children[first + position])
+  }
+
+  @inlinable
+  package subscript(position: Int) -> JSONMember {
+    let key = keyToken(at: position)
+    return JSONMember(
+      key: document.text(of: document.tokens[key]),
+      node: JSONNode(document: document, index: key + 1))
+  }
+
+  /// The members `isIncluded` keeps, in the same order.
+  package func keeping(_ isIncluded: (JSONMember) throws -> Bool) rethrows -> JSONObject {
+    var kept: [UInt32] = []
+    for (position, member) in enumerated() where try isIncluded(member) {
+      kept.append(UInt32(truncatingIfNeeded: keyToken(at: position)))
+    }
+    return JSONObject(document: document, kept: kept)
+  }
+}
+
+/// The elements of a JSON array.
+package struct JSONArray: RandomAccessCollection, Sendable {
+  @usableFromInline let document: JSONDocument
+  /// Where the elements' tokens are in the document's `children`.
+  @usableFromInline let first: Int
+  @usableFromInline let runLength: Int
+
+  @inlinable
+  init(document: JSONDocument, token: JSONDocument.Token) {
+    self.document = document
+    self.first = Int(token.first)
+    self.runLength = Int(token.count)
+  }
+
+  @inlinable package var startIndex: Int { 0 }
+  @inlinable package var endIndex: Int { runLength }
+  @inlinable package var count: Int { runLength }
+  @inlinable package var indices: Range<Int> { 0..<runLength }
+  @inlinable package func index(after position: Int) -> Int { position + 1 }
+  @inlinable package func index(before position: Int) -> Int { position - 1 }
+
+  @inlinable
+  package subscript(position: Int) -> JSONNode {
+    JSONNode(document: document, index: Int(document.children[first + position]))
+  }
+}
+
+/// A growing run of plain values in memory of its own, which the parser fills and a
+/// ``JSONDocument`` then owns: reading it costs no reference counting.
+@usableFromInline
+struct PlainBuffer<Element: BitwiseCopyable> {
+  private(set) var base: UnsafeMutablePointer<Element>
+  private(set) var count = 0
+  private var capacity: Int
+
+  init(capacity: Int) {
+    self.capacity = Swift.max(capacity, 1)
+    base = .allocate(capacity: self.capacity)
+  }
+
+  /// Makes room for `capacity` values in all, without copying again until then.
+  mutating func reserve(_ capacity: Int) {
+    if capacity > self.capacity { grow(to: capacity) }
+  }
+
+  mutating func append(_ element: Element) {
+    if count == capacity { grow(to: capacity * 2) }
+    (base + count).initialize(to: element)
+    count += 1
+  }
+
+  mutating func append(contentsOf elements: ArraySlice<Element>) {
+    if count + elements.count > capacity {
+      grow(to: Swift.max(capacity * 2, count + elements.count))
+    }
+    elements.withUnsafeBufferPointer { source in
+      guard let sourceBase = source.baseAddress else { return }
+      (base + count).initialize(from: sourceBase, count: source.count)
+    }
+    count += elements.count
+  }
+
+  subscript(position: Int) -> Element {
+    get { base[position] }
+    nonmutating set { base[position] = newValue }
+  }
+
+  /// Frees the memory, when no document took it over.
+  func deallocate() {
+    base.deallocate()
+  }
+
+  private mutating func grow(to newCapacity: Int) {
+    let grown = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+    grown.moveInitialize(from: base, count: count)
+    base.deallocate()
+    base = grown
+    capacity = newCapacity
+  }
 }
