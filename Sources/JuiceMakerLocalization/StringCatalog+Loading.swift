@@ -153,8 +153,9 @@ extension StringCatalog {
     var merged = MergedKeys()
     merged.reserveCapacity(decoded.reduce(0) { $0 + ($1.file.strings?.count ?? 0) })
     for (index, file) in decoded.enumerated() {
-      for (key, entry) in file.file.strings ?? [] where selection.includes(key: key) {
-        merged.add(key, entry, file: index)
+      for (position, (key, _)) in (file.file.strings ?? []).enumerated()
+      where selection.includes(key: key) {
+        merged.add(key, file: index, position: position)
       }
     }
     let (storage, duplicates) = Self.compile(
@@ -168,9 +169,12 @@ extension StringCatalog {
 
   /// Each key's definitions in file order, without an array for each key: most keys have
   /// one, and a large catalog has tens of thousands of keys.
+  ///
+  /// A definition is where its entry is, the file and its place among the file's strings,
+  /// so that merging copies no entry.
   private struct MergedKeys {
     /// Every definition, in the order added, with the index of the next of its key.
-    private(set) var definitions: [(entry: StringCatalogFile.Entry, file: Int, next: Int)] = []
+    private(set) var definitions: [(file: Int, position: Int, next: Int)] = []
     /// The index of each key's first and last definitions.
     private var ends: [String: (first: Int, last: Int)] = [:]
 
@@ -186,46 +190,16 @@ extension StringCatalog {
       ends.reserveCapacity(capacity)
     }
 
-    /// Adds a definition of `key` after those added before.
-    mutating func add(_ key: String, _ entry: StringCatalogFile.Entry, file: Int) {
+    /// Adds a definition of `key`, the entry at `position` in the strings of `file`, after
+    /// those added before.
+    mutating func add(_ key: String, file: Int, position: Int) {
       let index = definitions.count
-      definitions.append((entry, file, -1))
+      definitions.append((file, position, -1))
       if let known = ends[key] {
         definitions[known.last].next = index
         ends[key] = (known.first, index)
       } else {
         ends[key] = (index, index)
-      }
-    }
-
-    /// The definitions of the key whose first is at `first`, in file order.
-    func definitions(from first: Int) -> Chain {
-      Chain(definitions: definitions, first: first)
-    }
-
-    /// One key's definitions, walked without copying them out.
-    struct Chain: Sequence {
-      let definitions: [(entry: StringCatalogFile.Entry, file: Int, next: Int)]
-      let first: Int
-
-      /// The first definition; a key has one at least.
-      var head: (entry: StringCatalogFile.Entry, file: Int) {
-        (definitions[first].entry, definitions[first].file)
-      }
-
-      func makeIterator() -> Iterator {
-        Iterator(definitions: definitions, index: first)
-      }
-
-      struct Iterator: IteratorProtocol {
-        let definitions: [(entry: StringCatalogFile.Entry, file: Int, next: Int)]
-        var index: Int
-
-        mutating func next() -> (entry: StringCatalogFile.Entry, file: Int)? {
-          guard index >= 0 else { return nil }
-          defer { index = definitions[index].next }
-          return (definitions[index].entry, definitions[index].file)
-        }
       }
     }
   }
@@ -257,9 +231,13 @@ extension StringCatalog {
     // spelling just seen without hashing it again.
     var tagsBySpelling: [String: String] = [:]
     var lastSpelling: String?
-    for definition in merged.definitions {
-      for (language, _) in definition.entry.localizations ?? []
-      where language != lastSpelling && tagsBySpelling[language] == nil {
+    let definitions = merged.definitions
+    let strings = files.map { $0.file.strings ?? [] }
+    for definition in definitions {
+      let localizations = strings[definition.file][definition.position].value.localizations ?? []
+      for index in localizations.indices {
+        let language = localizations[index].name
+        guard language != lastSpelling, tagsBySpelling[language] == nil else { continue }
         tagsBySpelling[language] = LanguageTag.normalized(language) ?? language
         lastSpelling = language
       }
@@ -283,14 +261,22 @@ extension StringCatalog {
     var entries: [String: CatalogEntry] = [:]
     entries.reserveCapacity(merged.count)
     var duplicates: [(file: Int, key: String, language: String, error: LocalizationError)] = []
+    // The file that gave each language its value, for the key at hand; one array for all.
+    var owners = [Int?](repeating: nil, count: languages.count)
+    /// The entry of the definition at `position`, read in place.
+    func entry(_ position: Int) -> StringCatalogFile.Entry {
+      strings[definitions[position].file][definitions[position].position].value
+    }
     for (key, first) in merged.firsts {
-      let definitions = merged.definitions(from: first)
       var localizations = [CatalogLocalization?](repeating: nil, count: languages.count)
-      var owners = [Int?](repeating: nil, count: languages.count)
-      for (entry, fileIndex) in definitions {
+      for index in owners.indices { owners[index] = nil }
+      // The key's definitions are walked in place, by position: an entry is not copied out.
+      var position = first
+      while position >= 0 {
+        let fileIndex = definitions[position].file
         // Sorted so that, should two spellings normalize alike (`ko_KR`, `ko-KR`), the result
         // does not depend on the order they are written in.
-        var decoded = entry.localizations ?? []
+        var decoded = strings[fileIndex][definitions[position].position].value.localizations ?? []
         if decoded.count > 1 {
           let spelled = decoded.map { index(of: $0.name) }
           let alike = spelled.indices.contains { i in
@@ -320,22 +306,37 @@ extension StringCatalog {
           localizations[index] = compiled
           owners[index] = fileIndex
         }
+        position = definitions[position].next
       }
-      let definer =
-        definitions.first { definition in
-          sourceIndexOfFile[definition.file].map { owners[$0] == definition.file } ?? false
-        } ?? definitions.head
-      let sourceIndex = sourceIndexOfFile[definer.file] ?? 0
+      // The first definition whose file gave the key its value in that file's source
+      // language, else the first.
+      var definer = first
+      position = first
+      while position >= 0 {
+        let file = definitions[position].file
+        if let source = sourceIndexOfFile[file], owners[source] == file {
+          definer = position
+          break
+        }
+        position = definitions[position].next
+      }
+      var comment = entry(definer).comment
+      position = first
+      while comment == nil, position >= 0 {
+        comment = entry(position).comment
+        position = definitions[position].next
+      }
+      let definerFile = definitions[definer].file
+      let sourceIndex = sourceIndexOfFile[definerFile] ?? 0
       // As in Xcode, a key without a value in its source language is its own source text.
       let keyIsSourceText = localizations[sourceIndex] == nil
       if keyIsSourceText {
         localizations[sourceIndex] = CatalogLocalization(sourceText: key, rule: rules[sourceIndex])
       }
       entries[key] = CatalogEntry(
-        file: files[definer.file].name,
-        comment: definer.entry.comment ?? definitions.lazy.compactMap(\.entry.comment).first,
-        shouldTranslate: definer.entry.shouldTranslate ?? true, sourceIndex: sourceIndex,
-        keyIsSourceText: keyIsSourceText,
+        file: files[definerFile].name, comment: comment,
+        shouldTranslate: entry(definer).shouldTranslate ?? true,
+        sourceIndex: sourceIndex, keyIsSourceText: keyIsSourceText,
         takesArguments: localizations.contains { $0?.takesArguments == true },
         localizations: localizations)
     }
