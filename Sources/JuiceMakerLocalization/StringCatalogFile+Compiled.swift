@@ -5,11 +5,10 @@ import JuiceMakerCatalog
 extension StringCatalogFile {
   /// Decodes one catalog, from its compiled form when there is a sound one.
   ///
-  /// Otherwise the file is parsed. With a cache, a file that decodes with every key and
-  /// language is then compiled into it on another thread, and answered with the selection
-  /// applied to that whole file (``selecting(_:sourceLanguages:)``), as a later load from its
-  /// compiled form gives it. A file that does not decode whole is decoded with the selection
-  /// alone, as without a cache.
+  /// Otherwise the file is parsed. With a cache, a file that compiles with every key and
+  /// language is answered from that compiled form, read with the selection as a later load
+  /// reads it from the cache, and the form is written to the cache on another thread. A file
+  /// that does not compile whole is decoded with the selection alone, as without a cache.
   ///
   /// - Parameters:
   ///   - source: The file or the bytes.
@@ -44,46 +43,12 @@ extension StringCatalogFile {
     case .bytes(let read, let readKey):
       (bytes, key) = (read, readKey)
     }
-    guard let cache, let key, let whole = try? decode(bytes, file: name) else {
+    guard let cache, let key, let body = try? compiledBody(bytes, file: name) else {
       return try decode(bytes, file: name, selection: selection, sourceLanguages: sourceLanguages)
     }
     // Written while the command goes on; the program waits for it before it exits.
-    cache.storeLater(.strings, source: key) {
-      whole.file.compiled(duplicates: whole.duplicates)
-    }
-    return (
-      whole.file.selecting(selection, sourceLanguages: sourceLanguages), whole.duplicates
-    )
-  }
-
-  /// The file as decoding it with a selection gives it: the keys the selection leaves out
-  /// left out, and the languages it leaves out without values, their names kept.
-  ///
-  /// The compiled form's reader does the same as it reads, skipping what is left out.
-  func selecting(_ selection: StringCatalog.Selection, sourceLanguages: Set<String>)
-    -> StringCatalogFile
-  {
-    let languages = selection.languagesBuilt(
-      sourceLanguages: sourceLanguages, fileSourceLanguage: sourceLanguage)
-    var keeps: [String: Bool] = [:]
-    var selected = self
-    selected.strings = strings?.compactMap { key, entry in
-      guard selection.includes(key: key) else { return nil }
-      guard let languages else { return (key, entry) }
-      var entry = entry
-      entry.localizations = entry.localizations?.map { language, localization in
-        let kept =
-          keeps[language]
-          ?? {
-            let judged = StringCatalog.Selection.builds(language: language, in: languages)
-            keeps[language] = judged
-            return judged
-          }()
-        return (language, kept ? localization : Localization())
-      }
-      return (key, entry)
-    }
-    return selected
+    cache.storeLater(.strings, source: key) { body }
+    return try read(body, file: name, selection: selection, sourceLanguages: sourceLanguages)
   }
 }
 
@@ -95,100 +60,8 @@ extension CompiledForm {
   ///   - bytes: The catalog's JSON.
   ///   - name: Its path.
   package static func compileCatalog(_ bytes: [UInt8], name: String) -> [UInt8]? {
-    guard let whole = try? StringCatalogFile.decode(bytes, file: name) else { return nil }
-    return file(
-      kind: .strings, source: (ContentHash.of(bytes), bytes.count),
-      body: whole.file.compiled(duplicates: whole.duplicates))
-  }
-}
-
-// MARK: - Writing
-
-extension StringCatalogFile {
-  /// The body of the file's compiled form, with the keys its JSON repeated: the file as
-  /// decoded with every key and language, so one compiled form serves every selection.
-  ///
-  /// Each key, and each language of a key, is a part a reader may skip.
-  func compiled(duplicates: [JSONParser.DuplicateKey]) -> [UInt8] {
-    var writer = CompiledWriter()
-    writer.string(sourceLanguage)
-    writer.optional(version)
-    writer.integer(duplicates.count)
-    for duplicate in duplicates {
-      writer.string(duplicate.key)
-      writer.integer(duplicate.line)
-      writer.integer(duplicate.column)
-      writer.integer(duplicate.droppedLine)
-    }
-    writer.flag(strings != nil)
-    writer.integer(strings?.count ?? 0)
-    for (key, entry) in strings ?? [] {
-      writer.string(key)
-      writer.part { entry.write(to: &$0) }
-    }
-    return writer.bytes
-  }
-}
-
-extension StringCatalogFile.Entry {
-  fileprivate func write(to writer: inout CompiledWriter) {
-    writer.optional(comment)
-    writer.optional(extractionState)
-    writer.integer(shouldTranslate.map { $0 ? 2 : 1 } ?? 0)
-    writer.flag(localizations != nil)
-    writer.integer(localizations?.count ?? 0)
-    for (language, localization) in localizations ?? [] {
-      writer.string(language)
-      writer.part { localization.write(to: &$0) }
-    }
-  }
-}
-
-extension StringCatalogFile.Localization {
-  fileprivate func write(to writer: inout CompiledWriter) {
-    writer.flag(stringUnit != nil)
-    stringUnit?.write(to: &writer)
-    writer.flag(stringSet != nil)
-    if let stringSet {
-      writer.optional(stringSet.state)
-      writer.integer(stringSet.values.count)
-      for value in stringSet.values { writer.string(value) }
-    }
-    writer.flag(variations != nil)
-    variations?.write(to: &writer)
-    writer.flag(substitutions != nil)
-    writer.integer(substitutions?.count ?? 0)
-    for (name, substitution) in substitutions ?? [] {
-      writer.string(name)
-      writer.flag(substitution.argNum != nil)
-      if let argNum = substitution.argNum { writer.integer(argNum) }
-      writer.optional(substitution.formatSpecifier)
-      writer.flag(substitution.variations != nil)
-      substitution.variations?.write(to: &writer)
-    }
-  }
-}
-
-extension StringCatalogFile.StringUnit {
-  fileprivate func write(to writer: inout CompiledWriter) {
-    writer.optional(state)
-    writer.string(value)
-  }
-}
-
-extension StringCatalogFile.Variations {
-  fileprivate func write(to writer: inout CompiledWriter) {
-    for branches in [plural, device] {
-      writer.flag(branches != nil)
-      writer.integer(branches?.count ?? 0)
-      for (name, variant) in branches ?? [] {
-        writer.string(name)
-        writer.flag(variant.stringUnit != nil)
-        variant.stringUnit?.write(to: &writer)
-        writer.flag(variant.variations != nil)
-        variant.variations?.write(to: &writer)
-      }
-    }
+    guard let body = try? StringCatalogFile.compiledBody(bytes, file: name) else { return nil }
+    return file(kind: .strings, source: (ContentHash.of(bytes), bytes.count), body: body)
   }
 }
 
@@ -245,9 +118,10 @@ extension StringCatalogFile {
   }
 }
 
-/// How deep variations may nest in a compiled form: more than any catalog needs, few enough
-/// that a hostile file cannot exhaust the stack.
-private let maximumNesting = 16
+/// How deep variations may nest in a compiled form: deeper than the JSON parser's depth lets a
+/// catalog write them (each level takes three objects), so every catalog that parses reads
+/// back, and shallow enough that a hostile file cannot exhaust the stack.
+private let maximumNesting = JSONParser.maximumDepth / 3 + 1
 
 extension StringCatalogFile.Entry {
   fileprivate init(

@@ -6,14 +6,15 @@ import JuiceMakerCatalog
 extension StringCatalogFile {
   /// Decodes one catalog file.
   ///
-  /// The file is parsed once, by the strict parser packs use, and the catalog is then read
-  /// from the parsed tree. A key written twice in one object does not stop the file from
-  /// loading: the last copy is used, as `JSONDecoder` and Xcode use it, and the repetition is
-  /// returned to be reported as a warning.
+  /// The file is parsed once, by the strict parser packs use, and compiled (see
+  /// ``compile(_:duplicates:file:)``), which checks its structure; the catalog is then read
+  /// from the compiled form, as from a cached one. A key written twice in one object does not
+  /// stop the file from loading: the last copy is used, as `JSONDecoder` and Xcode use it, and
+  /// the repetition is returned to be reported as a warning.
   ///
   /// With a selection, the values of the keys and languages it leaves out are checked as JSON
-  /// but not built: such a key is decoded as an entry without localizations, such a language
-  /// as a localization without a value, so its name still counts.
+  /// but not built: such a key is left out, and such a language is a localization without a
+  /// value, so its name still counts.
   ///
   /// - Parameters:
   ///   - data: The file's contents.
@@ -31,6 +32,51 @@ extension StringCatalogFile {
     _ data: [UInt8], file: String, selection: StringCatalog.Selection = .everything,
     sourceLanguages: Set<String> = []
   ) throws(LocalizationError) -> (file: StringCatalogFile, duplicates: [JSONParser.DuplicateKey]) {
+    let parsed = try parse(
+      data, file: file, selection: selection, sourceLanguages: sourceLanguages)
+    let body = try compile(parsed.root, duplicates: parsed.duplicates, file: file)
+    return try read(body, file: file, selection: selection, sourceLanguages: sourceLanguages)
+  }
+
+  /// The body of the compiled form of one catalog file: the file with every key and
+  /// language, which serves every selection.
+  ///
+  /// - Parameters:
+  ///   - data: The file's contents.
+  ///   - file: The file's name, used in errors.
+  /// - Throws: What ``decode(_:file:selection:sourceLanguages:)`` throws.
+  static func compiledBody(_ data: [UInt8], file: String) throws(LocalizationError) -> [UInt8] {
+    let parsed = try parse(data, file: file, selection: .everything, sourceLanguages: [])
+    return try compile(parsed.root, duplicates: parsed.duplicates, file: file)
+  }
+
+  /// Reads a body ``compile(_:duplicates:file:)`` wrote, with a selection.
+  ///
+  /// - Throws: `LocalizationError.invalidStructure` should the body not read back whole,
+  ///   which a body the compiler wrote always does.
+  static func read(
+    _ body: [UInt8], file: String, selection: StringCatalog.Selection,
+    sourceLanguages: Set<String>
+  ) throws(LocalizationError) -> (file: StringCatalogFile, duplicates: [JSONParser.DuplicateKey]) {
+    let read = body.withUnsafeBytes { buffer in
+      var reader = CompiledReader(buffer)
+      let read = try? decode(
+        compiled: &reader, selection: selection, sourceLanguages: sourceLanguages)
+      return reader.isAtEnd ? read : nil
+    }
+    guard let read else {
+      throw .invalidStructure(
+        file: file, path: "(top level)", line: 1, column: 1,
+        reason: "the catalog did not read back once compiled")
+    }
+    return read
+  }
+
+  /// Parses a file, skipping the values a selection leaves out.
+  private static func parse(
+    _ data: [UInt8], file: String, selection: StringCatalog.Selection,
+    sourceLanguages: Set<String>
+  ) throws(LocalizationError) -> (root: JSONNode, duplicates: [JSONParser.DuplicateKey]) {
     let parsed: (root: JSONNode, duplicates: [JSONParser.DuplicateKey])
     do throws(JSONParser.Failure) {
       if selection.isEverything {
@@ -71,13 +117,27 @@ extension StringCatalogFile {
       throw .malformedJSON(
         file: file, reason: "line \(error.line), column \(error.column): \(error.reason)")
     }
+    return parsed
+  }
+
+  /// Compiles a parsed catalog: checks each field as it goes, and writes the body a
+  /// ``decode(compiled:selection:sourceLanguages:)`` reads. Each key, and each language of a
+  /// key, is a part a reader may skip.
+  ///
+  /// - Throws: `LocalizationError.invalidStructure` for the first field, in the order of the
+  ///   model's fields, that is missing or has the wrong type.
+  private static func compile(
+    _ root: JSONNode, duplicates: [JSONParser.DuplicateKey], file: String
+  ) throws(LocalizationError) -> [UInt8] {
+    var writer = CompiledWriter(capacity: root.documentSize)
     do throws(StructureFailure) {
-      return (try StringCatalogFile(parsed.root), parsed.duplicates)
+      try writer.file(root, duplicates: duplicates)
     } catch {
       throw .invalidStructure(
         file: file, path: error.path, line: error.line, column: error.column,
         reason: error.reason)
     }
+    return writer.bytes
   }
 
   /// The `sourceLanguage` of a file as written, read before the rest so that its values are
@@ -164,14 +224,16 @@ extension UInt8 {
   }
 }
 
-// MARK: - Reading the parsed tree
+// MARK: - Compiling the parsed document
 
-// Each model finds its known members in one pass over the object, then reads them in the order
-// it declares them, as the synthesized `Decodable` conformances it had did. Unknown members are
-// ignored.
+// Each model finds its known members in one pass over the object, then writes them in the
+// order it declares them, as the synthesized `Decodable` conformances it had read them: the
+// first field at fault is the first in that order. Unknown members are ignored.
 
-extension StringCatalogFile: NodeDecodable {
-  fileprivate init(_ node: JSONNode) throws(StructureFailure) {
+extension CompiledWriter {
+  fileprivate mutating func file(
+    _ node: JSONNode, duplicates: [JSONParser.DuplicateKey]
+  ) throws(StructureFailure) {
     var sourceLanguage, version, strings: JSONNode?
     for member in try node.object() {
       switch member.key {
@@ -181,14 +243,24 @@ extension StringCatalogFile: NodeDecodable {
       default: break
       }
     }
-    self.sourceLanguage = try sourceLanguage.readRequired("sourceLanguage", in: node)
-    self.version = try version.read("version")
-    self.strings = try strings.readMembers("strings")
+    try required(sourceLanguage, "sourceLanguage", in: node) {
+      writer, node throws(StructureFailure) in
+      try writer.string(node)
+    }
+    try optionalString(version, "version")
+    integer(duplicates.count)
+    for duplicate in duplicates {
+      string(duplicate.key)
+      integer(duplicate.line)
+      integer(duplicate.column)
+      integer(duplicate.droppedLine)
+    }
+    try members(strings, "strings", asParts: true) { writer, node throws(StructureFailure) in
+      try writer.entry(node)
+    }
   }
-}
 
-extension StringCatalogFile.Entry: NodeDecodable {
-  fileprivate init(_ node: JSONNode) throws(StructureFailure) {
+  private mutating func entry(_ node: JSONNode) throws(StructureFailure) {
     var comment, extractionState, shouldTranslate, localizations: JSONNode?
     for member in try node.object() {
       switch member.key {
@@ -199,15 +271,20 @@ extension StringCatalogFile.Entry: NodeDecodable {
       default: break
       }
     }
-    self.comment = try comment.read("comment")
-    self.extractionState = try extractionState.read("extractionState")
-    self.shouldTranslate = try shouldTranslate.read("shouldTranslate")
-    self.localizations = try localizations.readMembers("localizations")
+    try optionalString(comment, "comment")
+    try optionalString(extractionState, "extractionState")
+    var translate = 0
+    try optional(shouldTranslate, "shouldTranslate") { _, node throws(StructureFailure) in
+      translate = try Bool(node) ? 2 : 1
+    }
+    integer(translate)
+    try members(localizations, "localizations", asParts: true) {
+      writer, node throws(StructureFailure) in
+      try writer.localization(node)
+    }
   }
-}
 
-extension StringCatalogFile.Localization: NodeDecodable {
-  fileprivate init(_ node: JSONNode) throws(StructureFailure) {
+  private mutating func localization(_ node: JSONNode) throws(StructureFailure) {
     var stringUnit, stringSet, variations, substitutions: JSONNode?
     for member in try node.object() {
       switch member.key {
@@ -218,15 +295,22 @@ extension StringCatalogFile.Localization: NodeDecodable {
       default: break
       }
     }
-    self.stringUnit = try stringUnit.read("stringUnit")
-    self.stringSet = try stringSet.read("stringSet")
-    self.variations = try variations.read("variations")
-    self.substitutions = try substitutions.readMembers("substitutions")
+    try flagged(stringUnit, "stringUnit") { writer, node throws(StructureFailure) in
+      try writer.stringUnit(node)
+    }
+    try flagged(stringSet, "stringSet") { writer, node throws(StructureFailure) in
+      try writer.stringSet(node)
+    }
+    try flagged(variations, "variations") { writer, node throws(StructureFailure) in
+      try writer.variations(node)
+    }
+    try members(substitutions, "substitutions", asParts: false) {
+      writer, node throws(StructureFailure) in
+      try writer.substitution(node)
+    }
   }
-}
 
-extension StringCatalogFile.StringUnit: NodeDecodable {
-  fileprivate init(_ node: JSONNode) throws(StructureFailure) {
+  private mutating func stringUnit(_ node: JSONNode) throws(StructureFailure) {
     var state, value: JSONNode?
     for member in try node.object() {
       switch member.key {
@@ -235,13 +319,13 @@ extension StringCatalogFile.StringUnit: NodeDecodable {
       default: break
       }
     }
-    self.state = try state.read("state")
-    self.value = try value.readRequired("value", in: node)
+    try optionalString(state, "state")
+    try required(value, "value", in: node) { writer, node throws(StructureFailure) in
+      try writer.string(node)
+    }
   }
-}
 
-extension StringCatalogFile.StringSet: NodeDecodable {
-  fileprivate init(_ node: JSONNode) throws(StructureFailure) {
+  private mutating func stringSet(_ node: JSONNode) throws(StructureFailure) {
     var state, values: JSONNode?
     for member in try node.object() {
       switch member.key {
@@ -250,13 +334,21 @@ extension StringCatalogFile.StringSet: NodeDecodable {
       default: break
       }
     }
-    self.state = try state.read("state")
-    self.values = try values.readRequired("values", in: node)
+    try optionalString(state, "state")
+    try required(values, "values", in: node) { writer, node throws(StructureFailure) in
+      let elements = try node.array()
+      writer.integer(elements.count)
+      for (index, element) in elements.enumerated() {
+        do throws(StructureFailure) {
+          try writer.string(element)
+        } catch {
+          throw error.inside(String(index))
+        }
+      }
+    }
   }
-}
 
-extension StringCatalogFile.Variations: NodeDecodable {
-  fileprivate init(_ node: JSONNode) throws(StructureFailure) {
+  private mutating func variations(_ node: JSONNode) throws(StructureFailure) {
     var plural, device: JSONNode?
     for member in try node.object() {
       switch member.key {
@@ -265,13 +357,14 @@ extension StringCatalogFile.Variations: NodeDecodable {
       default: break
       }
     }
-    self.plural = try plural.readMembers("plural")
-    self.device = try device.readMembers("device")
+    for (branches, name) in [(plural, "plural"), (device, "device")] {
+      try members(branches, name, asParts: false) { writer, node throws(StructureFailure) in
+        try writer.variant(node)
+      }
+    }
   }
-}
 
-extension StringCatalogFile.Variant: NodeDecodable {
-  fileprivate init(_ node: JSONNode) throws(StructureFailure) {
+  private mutating func variant(_ node: JSONNode) throws(StructureFailure) {
     var stringUnit, variations: JSONNode?
     for member in try node.object() {
       switch member.key {
@@ -280,13 +373,15 @@ extension StringCatalogFile.Variant: NodeDecodable {
       default: break
       }
     }
-    self.stringUnit = try stringUnit.read("stringUnit")
-    self.variations = try variations.read("variations")
+    try flagged(stringUnit, "stringUnit") { writer, node throws(StructureFailure) in
+      try writer.stringUnit(node)
+    }
+    try flagged(variations, "variations") { writer, node throws(StructureFailure) in
+      try writer.variations(node)
+    }
   }
-}
 
-extension StringCatalogFile.Substitution: NodeDecodable {
-  fileprivate init(_ node: JSONNode) throws(StructureFailure) {
+  private mutating func substitution(_ node: JSONNode) throws(StructureFailure) {
     var argNum, formatSpecifier, variations: JSONNode?
     for member in try node.object() {
       switch member.key {
@@ -296,78 +391,108 @@ extension StringCatalogFile.Substitution: NodeDecodable {
       default: break
       }
     }
-    self.argNum = try argNum.read("argNum")
-    self.formatSpecifier = try formatSpecifier.read("formatSpecifier")
-    self.variations = try variations.read("variations")
+    try flagged(argNum, "argNum") { writer, node throws(StructureFailure) in
+      writer.integer(try Int(node))
+    }
+    try optionalString(formatSpecifier, "formatSpecifier")
+    try flagged(variations, "variations") { writer, node throws(StructureFailure) in
+      try writer.variations(node)
+    }
   }
-}
 
-// MARK: - Fields
+  // MARK: Fields
 
-/// A model, or a JSON scalar, read from a node of the parsed tree.
-private protocol NodeDecodable {
-  /// Reads the value.
+  /// A field that may be absent or `null`: `body` writes it when it is there.
   ///
-  /// - Throws: `StructureFailure` when the node has the wrong type or lacks a required field.
-  init(_ node: JSONNode) throws(StructureFailure)
-}
-
-extension Optional where Wrapped == JSONNode {
-  /// Reads a field that may be absent or `null`.
-  ///
-  /// - Parameter name: The field's name, for the path of a failure.
-  /// - Returns: The value, or `nil` when the field is absent or `null`.
-  /// - Throws: `StructureFailure` inside the field.
-  fileprivate func read<Value: NodeDecodable>(_ name: String) throws(StructureFailure) -> Value? {
-    guard let node = self, !node.isNull else { return nil }
+  /// - Throws: What `body` throws, inside the field.
+  private mutating func optional(
+    _ node: JSONNode?, _ name: String,
+    _ body: (inout CompiledWriter, JSONNode) throws(StructureFailure) -> Void
+  ) throws(StructureFailure) {
+    guard let node, !node.isNull else { return }
     do {
-      return try Value(node)
+      try body(&self, node)
     } catch {
       throw error.inside(name)
     }
   }
 
-  /// Reads a field that must be present.
+  /// A field that may be absent or `null`, as a flag and, when it is there, what `body`
+  /// writes.
+  private mutating func flagged(
+    _ node: JSONNode?, _ name: String,
+    _ body: (inout CompiledWriter, JSONNode) throws(StructureFailure) -> Void
+  ) throws(StructureFailure) {
+    let present = node.map { !$0.isNull } ?? false
+    flag(present)
+    if present { try optional(node, name, body) }
+  }
+
+  /// A string value, written from the document's bytes.
+  ///
+  /// - Throws: `StructureFailure` when the value is not a string.
+  private mutating func string(_ node: JSONNode) throws(StructureFailure) {
+    guard node.withStringUTF8({ string(utf8: $0) }) != nil else {
+      throw node.mismatch("a string")
+    }
+  }
+
+  /// A string field that may be absent or `null`.
+  private mutating func optionalString(_ node: JSONNode?, _ name: String)
+    throws(StructureFailure)
+  {
+    try flagged(node, name) { writer, node throws(StructureFailure) in
+      try writer.string(node)
+    }
+  }
+
+  /// A field that must be present.
   ///
   /// - Parameters:
-  ///   - name: The field's name, for the path of a failure.
-  ///   - object: The object the field belongs to, which a failure points at when it is absent.
-  /// - Returns: The value.
+  ///   - object: The object the field belongs to, which a failure points at when it is
+  ///     absent.
   /// - Throws: `StructureFailure` when the field is absent, or inside the field.
-  fileprivate func readRequired<Value: NodeDecodable>(
-    _ name: String, in object: JSONNode
-  ) throws(StructureFailure) -> Value {
-    guard let node = self else { throw .missing(name, in: object) }
+  private mutating func required(
+    _ node: JSONNode?, _ name: String, in object: JSONNode,
+    _ body: (inout CompiledWriter, JSONNode) throws(StructureFailure) -> Void
+  ) throws(StructureFailure) {
+    guard let node else { throw .missing(name, in: object) }
     do {
-      return try Value(node)
+      try body(&self, node)
     } catch {
       throw error.inside(name)
     }
   }
 
-  /// Reads a field that may be absent or `null` and is otherwise an object whose every member
-  /// holds the same kind of value, such as `strings`.
-  ///
-  /// - Parameter name: The field's name, for the path of a failure.
-  /// - Returns: The members' names and values in written order, or `nil` when the field is absent
-  ///   or `null`.
-  /// - Throws: `StructureFailure` inside the field.
-  fileprivate func readMembers<Value: NodeDecodable>(
-    _ name: String
-  ) throws(StructureFailure) -> [(name: String, value: Value)]? {
-    guard let node = self, !node.isNull else { return nil }
+  /// A field that may be absent or `null` and is otherwise an object whose every member
+  /// holds the same kind of value, such as `strings`: a flag, the number of members, then
+  /// each member's name and what `body` writes of its value, in a part of its own when
+  /// `asParts`.
+  private mutating func members(
+    _ node: JSONNode?, _ name: String, asParts: Bool,
+    _ body: (inout CompiledWriter, JSONNode) throws(StructureFailure) -> Void
+  ) throws(StructureFailure) {
+    let present = node.map { !$0.isNull } ?? false
+    flag(present)
+    guard let node, present else {
+      integer(0)
+      return
+    }
     do throws(StructureFailure) {
       let members = try node.object()
-      var result: [(name: String, value: Value)] = []
-      result.reserveCapacity(members.count)
-      for member in members {
-        do {
-          result.append((member.key, try Value(member.node)))
+      integer(members.count)
+      for (position, member) in members.enumerated() {
+        members.withKeyUTF8(at: position) { string(utf8: $0) }
+        do throws(StructureFailure) {
+          if asParts {
+            try part { writer throws(StructureFailure) in try body(&writer, member.node) }
+          } else {
+            try body(&self, member.node)
+          }
         } catch {
           throw error.inside(member.key)
         }
       }
-      return result
     } catch {
       throw error.inside(name)
     }
@@ -396,21 +521,21 @@ extension JSONNode {
   }
 }
 
-extension String: NodeDecodable {
+extension String {
   fileprivate init(_ node: JSONNode) throws(StructureFailure) {
     guard case .string(let text) = node.value else { throw node.mismatch("a string") }
     self = text
   }
 }
 
-extension Bool: NodeDecodable {
+extension Bool {
   fileprivate init(_ node: JSONNode) throws(StructureFailure) {
     guard case .bool(let flag) = node.value else { throw node.mismatch("true or false") }
     self = flag
   }
 }
 
-extension Int: NodeDecodable {
+extension Int {
   /// Reads a whole number written as one, such as `2`; `2.0` and `2e0` are refused, as in packs.
   fileprivate init(_ node: JSONNode) throws(StructureFailure) {
     guard case .number(let text) = node.value else { throw node.mismatch("a whole number") }
@@ -424,19 +549,5 @@ extension Int: NodeDecodable {
       throw StructureFailure(reason, at: node)
     }
     self = integer
-  }
-}
-
-extension [String]: NodeDecodable {
-  fileprivate init(_ node: JSONNode) throws(StructureFailure) {
-    var result: [String] = []
-    for (index, element) in try node.array().enumerated() {
-      do {
-        result.append(try String(element))
-      } catch {
-        throw error.inside(String(index))
-      }
-    }
-    self = result
   }
 }

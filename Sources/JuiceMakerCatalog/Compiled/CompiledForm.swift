@@ -130,7 +130,10 @@ package struct CompiledWriter {
   /// What is written so far.
   package private(set) var bytes: [UInt8] = []
 
-  package init() {}
+  /// A writer with room for `capacity` bytes before it grows.
+  package init(capacity: Int = 0) {
+    bytes.reserveCapacity(capacity)
+  }
 
   /// A whole number, six bits to a byte; a negative one zig-zagged.
   package mutating func integer(_ value: Int) {
@@ -153,6 +156,12 @@ package struct CompiledWriter {
     bytes.append(contentsOf: value.utf8)
   }
 
+  /// A string given as its UTF-8: its length, then the bytes.
+  package mutating func string(utf8 value: UnsafeBufferPointer<UInt8>) {
+    integer(value.count)
+    bytes.append(contentsOf: value)
+  }
+
   /// A string that may be absent.
   package mutating func optional(_ value: String?) {
     flag(value != nil)
@@ -168,10 +177,12 @@ package struct CompiledWriter {
   ///
   /// The length is written in three bytes, in place once the part is written, so a part is
   /// not copied; one of 256 KiB or more has its length written in as many bytes as it takes.
-  package mutating func part(_ body: (inout CompiledWriter) -> Void) {
+  package mutating func part<Failure: Error>(
+    _ body: (inout CompiledWriter) throws(Failure) -> Void
+  ) throws(Failure) {
     let start = bytes.count
-    bytes.append(contentsOf: [0, 0, 0])
-    body(&self)
+    for _ in 0..<3 { bytes.append(0) }
+    try body(&self)
     let length = bytes.count - start - 3
     // The number `integer(_:)` writes for the length: zig-zagged, so twice it.
     let encoded = UInt64(length) << 1

@@ -116,7 +116,7 @@ package struct JSONParser {
   /// values of the members a reader will not look at.
   ///
   /// A skipped value is checked as strictly as any other, so the same documents fail at the
-  /// same places, but the value `skipping` gives stands in for it in the tree, at its line and
+  /// same places, but the value `skipping` gives stands in for it in the document, at its line and
   /// column; a key written twice inside it is neither reported nor refused.
   ///
   /// - Parameters:

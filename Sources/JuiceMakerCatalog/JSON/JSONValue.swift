@@ -94,14 +94,22 @@ package final class JSONDocument: @unchecked Sendable {
   /// The text of a string or number token, which the parser checked to be valid UTF-8.
   @inlinable
   func text(of token: Token) -> String {
+    withUTF8(of: token) { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// Calls `body` with the UTF-8 of a string or number token, escapes replaced.
+  @inlinable
+  func withUTF8<Result>(
+    of token: Token, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
+  ) rethrows -> Result {
     let range = Int(token.first)..<Int(token.first) + Int(token.count)
     if token.escaped {
-      return unescaped.withUnsafeBufferPointer {
-        String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self)
+      return try unescaped.withUnsafeBufferPointer {
+        try body(UnsafeBufferPointer(rebasing: $0[range]))
       }
     }
-    return bytes.withUnsafeBufferPointer {
-      String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self)
+    return try bytes.withUnsafeBufferPointer {
+      try body(UnsafeBufferPointer(rebasing: $0[range]))
     }
   }
 }
@@ -127,6 +135,22 @@ package struct JSONNode: Sendable {
   @inlinable package var line: Int { Int(document.tokens[index].line) }
   /// The 1-based column (in bytes) where the value starts.
   @inlinable package var column: Int { Int(document.tokens[index].column) }
+
+  /// Calls `body` with the UTF-8 of the value when it is a string, without building the
+  /// `String`; `nil` when it is not a string.
+  package func withStringUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+    let token = document.tokens[index]
+    guard token.kind == .string else {
+      if token.kind == .standIn, case .string(var text) = document.standIns[Int(token.first)] {
+        return text.withUTF8(body)
+      }
+      return nil
+    }
+    return document.withUTF8(of: token, body)
+  }
+
+  /// The size in bytes of the document the value is in.
+  package var documentSize: Int { document.bytes.count }
 
   /// Whether the value is `null`, told without building it.
   @inlinable package var isNull: Bool {
@@ -251,6 +275,14 @@ package struct JSONObject: RandomAccessCollection, Sendable {
     return JSONMember(
       key: document.text(of: document.tokens[key]),
       node: JSONNode(document: document, index: key + 1))
+  }
+
+  /// Calls `body` with the UTF-8 of the key of the member at `position`, without building
+  /// the `String`.
+  package func withKeyUTF8<Result>(
+    at position: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+  ) -> Result {
+    document.withUTF8(of: document.tokens[keyToken(at: position)], body)
   }
 
   /// The members `isIncluded` keeps, in the same order.

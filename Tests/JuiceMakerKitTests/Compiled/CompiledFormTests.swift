@@ -1,7 +1,8 @@
 import Foundation
 import JuiceMakerCatalog
-import JuiceMakerLocalization
 import Testing
+
+@testable import JuiceMakerLocalization
 
 /// The compiled form of packs and catalogs, and the cache that keeps it: it must give exactly
 /// what parsing gives, and take nothing it is handed on trust.
@@ -337,6 +338,32 @@ import Testing
       #expect(compiled.localizer(for: "en").string("a") == "two")
     }
   }
+
+  /// Every catalog that parses is read from its compiled form: variations nested as deep as
+  /// the parser lets them come back whole, at every level.
+  @Test(arguments: [1, 40, 80])
+  func variationsNestedDeepReadBackWhole(depth: Int) throws {
+    var value = #"{"stringUnit": {"state": "new", "value": "deep"}}"#
+    for _ in 0..<depth {
+      value = #"{"variations": {"device": {"other": "# + value + "}}}"
+    }
+    let document =
+      #"{"sourceLanguage": "en", "strings": {"a": {"localizations": {"en": "#
+      + value + "}}}}"
+    let decoded = try StringCatalogFile.decode(Array(document.utf8), file: "Deep.xcstrings")
+    var variant = try #require(decoded.file.strings?.first?.value.localizations?.first?.value)
+      .variations
+    var levels = 0
+    var unit: StringCatalogFile.StringUnit?
+    while let variations = variant, let other = variations.device?.first?.value {
+      levels += 1
+      unit = other.stringUnit
+      variant = other.variations
+    }
+    #expect(levels == depth)
+    #expect(unit?.value == "deep")
+  }
+
   // A forged catalog (variations nested 10,000 deep, a count of 2^50) is in the reliability
   // corpus, read by the built program.
 }
