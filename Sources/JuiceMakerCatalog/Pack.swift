@@ -58,16 +58,13 @@ struct PackDecoder {
   /// The most problems listed for one file; the rest are counted.
   static let maximumProblems = 100
 
-  /// The keys each kind of object takes. A path is made only for a problem's message: a
-  /// large pack has tens of thousands of members.
-  private static let packKeys: [String] = ["currency", "fruits", "juices"]
-  private static let fruitKeys: [String] = ["id", "stock", "min", "par"]
-  private static let juiceKeys: [String] = ["id", "ingredients", "price"]
-  private static let ingredientKeys: [String] = ["fruit", "count"]
-  /// The keys each kind of object must have.
-  private static let fruitRequired = ["id"]
-  private static let juiceRequired = ["id", "ingredients"]
-  private static let ingredientRequired = ["fruit", "count"]
+  /// The keys each kind of object takes, those it must have first, compared as UTF-8: a key
+  /// is made a `String`, and a path made at all, only for a problem's message, for a large
+  /// pack has tens of thousands of members.
+  private static let packKeys: [StaticString] = ["currency", "fruits", "juices"]
+  private static let fruitKeys: [StaticString] = ["id", "stock", "min", "par"]
+  private static let juiceKeys: [StaticString] = ["id", "ingredients", "price"]
+  private static let ingredientKeys: [StaticString] = ["fruit", "count"]
 
   private let file: String
   private var problems: [CatalogError.Problem] = []
@@ -167,7 +164,7 @@ struct PackDecoder {
   private mutating func decodeFruit(_ node: JSONNode, index: Int) -> Pack.FruitEntry? {
     func path() -> String { Pack.entryPath("fruits", index) }
     guard
-      let members = object(node, at: path(), allowed: Self.fruitKeys, required: Self.fruitRequired)
+      let members = object(node, at: path(), allowed: Self.fruitKeys, required: 1)
     else {
       return nil
     }
@@ -175,20 +172,21 @@ struct PackDecoder {
     var stock = Fruit.defaultInitialStock
     var minimum: Int?
     var par: Int?
-    for member in members {
-      func memberPath() -> String { "\(path()).\(member.key)" }
-      if member.key == "id" {
-        id = identifier(member.node, at: memberPath(), Fruit.ID.init(validating:))
-      } else if let value = integer(member.node, at: memberPath()) {
-        if value < 0 {
-          report(
-            memberPath(), member.key == "stock" ? .negativeStock(value) : .negativeLimit(value))
-        } else if member.key == "stock" {
-          stock = value
-        } else if member.key == "min" {
-          minimum = value
+    for position in members.indices {
+      let key = members.key(at: position, in: Self.fruitKeys)
+      let value = members.node(at: position)
+      func memberPath() -> String { "\(path()).\(members[position].key)" }
+      if key == 0 {
+        id = identifier(value, at: memberPath(), Fruit.ID.init(validating:))
+      } else if let number = integer(value, at: memberPath()) {
+        if number < 0 {
+          report(memberPath(), key == 1 ? .negativeStock(number) : .negativeLimit(number))
+        } else if key == 1 {
+          stock = number
+        } else if key == 2 {
+          minimum = number
         } else {
-          par = value
+          par = number
         }
       }
     }
@@ -207,8 +205,7 @@ struct PackDecoder {
   {
     func path() -> String { Pack.entryPath("juices", index) }
     guard
-      let members = object(
-        node, at: path(), allowed: Self.juiceKeys, required: Self.juiceRequired)
+      let members = object(node, at: path(), allowed: Self.juiceKeys, required: 2)
     else {
       return nil
     }
@@ -216,25 +213,27 @@ struct PackDecoder {
     var price: (text: String, path: String)?
     var ingredients: [Ingredient] = []
     var ingredientIndices: [Int] = []
-    for member in members {
-      func memberPath() -> String { "\(path()).\(member.key)" }
-      if member.key == "id" {
-        id = identifier(member.node, at: memberPath(), Juice.ID.init(validating:))
+    for position in members.indices {
+      let key = members.key(at: position, in: Self.juiceKeys)
+      let value = members.node(at: position)
+      func memberPath() -> String { "\(path()).\(members[position].key)" }
+      if key == 0 {
+        id = identifier(value, at: memberPath(), Juice.ID.init(validating:))
         continue
       }
-      if member.key == "price" {
+      if key == 2 {
         // A string, so the decimal is read exactly: a JSON number is a float to most
         // writers, and 4.10 would not survive every one of them.
-        guard case .string(let text) = member.node.value else {
+        guard case .string(let text) = value.value else {
           report(
             memberPath(),
-            .wrongType(expected: "a price as a string", found: member.node.value.kindName))
+            .wrongType(expected: "a price as a string", found: value.value.kindName))
           continue
         }
         price = (text, memberPath())
         continue
       }
-      guard let elements = array(member.node, at: memberPath()) else { continue }
+      guard let elements = array(value, at: memberPath()) else { continue }
       if elements.isEmpty {
         report(memberPath(), .emptyRecipe)
       }
@@ -262,23 +261,23 @@ struct PackDecoder {
     -> Ingredient?
   {
     guard
-      let members = object(
-        node, at: path(), allowed: Self.ingredientKeys, required: Self.ingredientRequired)
+      let members = object(node, at: path(), allowed: Self.ingredientKeys, required: 2)
     else {
       return nil
     }
     var fruit: Fruit.ID?
     // A count with a problem still leaves the fruit to check against the other packs.
     var count = 1
-    for member in members {
-      func memberPath() -> String { "\(path()).\(member.key)" }
-      if member.key == "fruit" {
-        fruit = identifier(member.node, at: memberPath(), Fruit.ID.init(validating:))
-      } else if let value = integer(member.node, at: memberPath()) {
-        if value <= 0 {
-          report(memberPath(), .nonPositiveCount(value))
+    for position in members.indices {
+      let value = members.node(at: position)
+      func memberPath() -> String { "\(path()).\(members[position].key)" }
+      if members.key(at: position, in: Self.ingredientKeys) == 0 {
+        fruit = identifier(value, at: memberPath(), Fruit.ID.init(validating:))
+      } else if let number = integer(value, at: memberPath()) {
+        if number <= 0 {
+          report(memberPath(), .nonPositiveCount(number))
         } else {
-          count = value
+          count = number
         }
       }
     }
@@ -288,9 +287,11 @@ struct PackDecoder {
 
   // MARK: - Typed accessors that report problems
 
+  /// The members of an object whose keys are all among `allowed` and which has the first
+  /// `required` of them; the other members are reported and left out.
   private mutating func object(
-    _ node: JSONNode, at path: @autoclosure () -> String, allowed: [String],
-    required: [String] = []
+    _ node: JSONNode, at path: @autoclosure () -> String, allowed: [StaticString],
+    required: Int = 0
   ) -> JSONObject? {
     guard case .object(let members) = node.value else {
       report(path(), .wrongType(expected: "an object", found: node.value.kindName))
@@ -299,23 +300,28 @@ struct PackDecoder {
     // One look at each key, for the few keys each kind of object takes.
     var hasUnknown = false
     var found = 0
-    for member in members {
-      let key = member.key
-      if let index = required.firstIndex(of: key) { found |= 1 << index }
-      if !allowed.contains(key) { hasUnknown = true }
-    }
-    let all = (1 << required.count) - 1
-    if !hasUnknown && found == all { return members }
-    if hasUnknown {
-      for member in members where !allowed.contains(member.key) {
-        let path = path()
-        report(path.isEmpty ? member.key : "\(path).\(member.key)", .unknownKey(member.key))
+    for position in members.indices {
+      if let index = members.key(at: position, in: allowed) {
+        found |= 1 << index
+      } else {
+        hasUnknown = true
       }
     }
-    for (index, key) in required.enumerated() where found & 1 << index == 0 {
-      report(path(), .missingKey(key))
+    let all = (1 << required) - 1
+    if !hasUnknown && found & all == all { return members }
+    var known: [Bool] = []
+    for position in members.indices {
+      known.append(members.key(at: position, in: allowed) != nil)
+      if !known[position] {
+        let key = members[position].key
+        let path = path()
+        report(path.isEmpty ? key : "\(path).\(key)", .unknownKey(key))
+      }
     }
-    return hasUnknown ? members.keeping { allowed.contains($0.key) } : members
+    for index in 0..<required where found & 1 << index == 0 {
+      report(path(), .missingKey("\(allowed[index])"))
+    }
+    return hasUnknown ? members.keeping { known[$0] } : members
   }
 
   private mutating func array(_ node: JSONNode, at path: @autoclosure () -> String)

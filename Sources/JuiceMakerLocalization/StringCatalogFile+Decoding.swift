@@ -230,16 +230,33 @@ extension UInt8 {
 // order it declares them, as the synthesized `Decodable` conformances it had read them: the
 // first field at fault is the first in that order. Unknown members are ignored.
 
+/// The fields each model of a catalog reads, in the order it declares them.
+private enum Fields {
+  static let file: [StaticString] = ["sourceLanguage", "version", "strings"]
+  static let entry: [StaticString] = [
+    "comment", "extractionState", "shouldTranslate", "localizations",
+  ]
+  static let localization: [StaticString] = [
+    "stringUnit", "stringSet", "variations", "substitutions",
+  ]
+  static let stringUnit: [StaticString] = ["state", "value"]
+  static let stringSet: [StaticString] = ["state", "values"]
+  static let variations: [StaticString] = ["plural", "device"]
+  static let variant: [StaticString] = ["stringUnit", "variations"]
+  static let substitution: [StaticString] = ["argNum", "formatSpecifier", "variations"]
+}
+
 extension CompiledWriter {
   fileprivate mutating func file(
     _ node: JSONNode, duplicates: [JSONParser.DuplicateKey]
   ) throws(StructureFailure) {
     var sourceLanguage, version, strings: JSONNode?
-    for member in try node.object() {
-      switch member.key {
-      case "sourceLanguage": sourceLanguage = member.node
-      case "version": version = member.node
-      case "strings": strings = member.node
+    let fields = try node.object()
+    for position in fields.indices {
+      switch fields.key(at: position, in: Fields.file) {
+      case 0: sourceLanguage = fields.node(at: position)
+      case 1: version = fields.node(at: position)
+      case 2: strings = fields.node(at: position)
       default: break
       }
     }
@@ -262,12 +279,13 @@ extension CompiledWriter {
 
   private mutating func entry(_ node: JSONNode) throws(StructureFailure) {
     var comment, extractionState, shouldTranslate, localizations: JSONNode?
-    for member in try node.object() {
-      switch member.key {
-      case "comment": comment = member.node
-      case "extractionState": extractionState = member.node
-      case "shouldTranslate": shouldTranslate = member.node
-      case "localizations": localizations = member.node
+    let fields = try node.object()
+    for position in fields.indices {
+      switch fields.key(at: position, in: Fields.entry) {
+      case 0: comment = fields.node(at: position)
+      case 1: extractionState = fields.node(at: position)
+      case 2: shouldTranslate = fields.node(at: position)
+      case 3: localizations = fields.node(at: position)
       default: break
       }
     }
@@ -286,12 +304,13 @@ extension CompiledWriter {
 
   private mutating func localization(_ node: JSONNode) throws(StructureFailure) {
     var stringUnit, stringSet, variations, substitutions: JSONNode?
-    for member in try node.object() {
-      switch member.key {
-      case "stringUnit": stringUnit = member.node
-      case "stringSet": stringSet = member.node
-      case "variations": variations = member.node
-      case "substitutions": substitutions = member.node
+    let fields = try node.object()
+    for position in fields.indices {
+      switch fields.key(at: position, in: Fields.localization) {
+      case 0: stringUnit = fields.node(at: position)
+      case 1: stringSet = fields.node(at: position)
+      case 2: variations = fields.node(at: position)
+      case 3: substitutions = fields.node(at: position)
       default: break
       }
     }
@@ -312,10 +331,11 @@ extension CompiledWriter {
 
   private mutating func stringUnit(_ node: JSONNode) throws(StructureFailure) {
     var state, value: JSONNode?
-    for member in try node.object() {
-      switch member.key {
-      case "state": state = member.node
-      case "value": value = member.node
+    let fields = try node.object()
+    for position in fields.indices {
+      switch fields.key(at: position, in: Fields.stringUnit) {
+      case 0: state = fields.node(at: position)
+      case 1: value = fields.node(at: position)
       default: break
       }
     }
@@ -327,10 +347,11 @@ extension CompiledWriter {
 
   private mutating func stringSet(_ node: JSONNode) throws(StructureFailure) {
     var state, values: JSONNode?
-    for member in try node.object() {
-      switch member.key {
-      case "state": state = member.node
-      case "values": values = member.node
+    let fields = try node.object()
+    for position in fields.indices {
+      switch fields.key(at: position, in: Fields.stringSet) {
+      case 0: state = fields.node(at: position)
+      case 1: values = fields.node(at: position)
       default: break
       }
     }
@@ -350,10 +371,11 @@ extension CompiledWriter {
 
   private mutating func variations(_ node: JSONNode) throws(StructureFailure) {
     var plural, device: JSONNode?
-    for member in try node.object() {
-      switch member.key {
-      case "plural": plural = member.node
-      case "device": device = member.node
+    let fields = try node.object()
+    for position in fields.indices {
+      switch fields.key(at: position, in: Fields.variations) {
+      case 0: plural = fields.node(at: position)
+      case 1: device = fields.node(at: position)
       default: break
       }
     }
@@ -366,10 +388,11 @@ extension CompiledWriter {
 
   private mutating func variant(_ node: JSONNode) throws(StructureFailure) {
     var stringUnit, variations: JSONNode?
-    for member in try node.object() {
-      switch member.key {
-      case "stringUnit": stringUnit = member.node
-      case "variations": variations = member.node
+    let fields = try node.object()
+    for position in fields.indices {
+      switch fields.key(at: position, in: Fields.variant) {
+      case 0: stringUnit = fields.node(at: position)
+      case 1: variations = fields.node(at: position)
       default: break
       }
     }
@@ -383,11 +406,12 @@ extension CompiledWriter {
 
   private mutating func substitution(_ node: JSONNode) throws(StructureFailure) {
     var argNum, formatSpecifier, variations: JSONNode?
-    for member in try node.object() {
-      switch member.key {
-      case "argNum": argNum = member.node
-      case "formatSpecifier": formatSpecifier = member.node
-      case "variations": variations = member.node
+    let fields = try node.object()
+    for position in fields.indices {
+      switch fields.key(at: position, in: Fields.substitution) {
+      case 0: argNum = fields.node(at: position)
+      case 1: formatSpecifier = fields.node(at: position)
+      case 2: variations = fields.node(at: position)
       default: break
       }
     }
@@ -481,16 +505,17 @@ extension CompiledWriter {
     do throws(StructureFailure) {
       let members = try node.object()
       integer(members.count)
-      for (position, member) in members.enumerated() {
+      for position in members.indices {
         members.withKeyUTF8(at: position) { string(utf8: $0) }
+        let value = members.node(at: position)
         do throws(StructureFailure) {
           if asParts {
-            try part { writer throws(StructureFailure) in try body(&writer, member.node) }
+            try part { writer throws(StructureFailure) in try body(&writer, value) }
           } else {
-            try body(&self, member.node)
+            try body(&self, value)
           }
         } catch {
-          throw error.inside(member.key)
+          throw error.inside(members[position].key)
         }
       }
     } catch {

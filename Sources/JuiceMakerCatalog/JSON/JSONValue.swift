@@ -1,3 +1,5 @@
+import Foundation
+
 /// A JSON document parsed by `JSONParser`: its bytes and a flat list of its values.
 ///
 /// A value is one fixed-size token in one array, and an object's or array's children are a
@@ -285,14 +287,33 @@ package struct JSONObject: RandomAccessCollection, Sendable {
     document.withUTF8(of: document.tokens[keyToken(at: position)], body)
   }
 
-  /// The members `isIncluded` keeps, in the same order.
-  package func keeping(_ isIncluded: (JSONMember) throws -> Bool) rethrows -> JSONObject {
+  /// The value of the member at `position`, without building its key.
+  @inlinable
+  package func node(at position: Int) -> JSONNode {
+    JSONNode(document: document, index: keyToken(at: position) + 1)
+  }
+
+  /// Where the key of the member at `position` is among `names`, compared as UTF-8 without
+  /// building the key; `nil` when it is none of them.
+  package func key(at position: Int, in names: [StaticString]) -> Int? {
+    withKeyUTF8(at: position) { key in
+      guard let keyBase = key.baseAddress else { return nil }
+      for (index, name) in names.enumerated() where name.utf8CodeUnitCount == key.count {
+        if memcmp(name.utf8Start, keyBase, key.count) == 0 { return index }
+      }
+      return nil
+    }
+  }
+
+  /// The members at the positions `isIncluded` keeps, in the same order.
+  package func keeping(_ isIncluded: (_ position: Int) -> Bool) -> JSONObject {
     var kept: [UInt32] = []
-    for (position, member) in enumerated() where try isIncluded(member) {
+    for position in indices where isIncluded(position) {
       kept.append(UInt32(truncatingIfNeeded: keyToken(at: position)))
     }
     return JSONObject(document: document, kept: kept)
   }
+
 }
 
 /// The elements of a JSON array.
