@@ -10,7 +10,21 @@ struct InstallTests {
     let bin = sandbox.directory.appending(path: "bin")
     try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
     let copy = bin.appending(path: "juice-maker")
-    try FileManager.default.copyItem(at: binary, to: copy)
+    // Written through a descriptor that closes on exec: a copy still open for writing in a
+    // process another test spawns meanwhile could not be run ("Text file busy").
+    let contents = try Data(contentsOf: binary)
+    let descriptor = open(copy.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+    try #require(descriptor >= 0, "cannot create \(copy.path): errno \(errno)")
+    var written = 0
+    while written < contents.count {
+      let count = contents.withUnsafeBytes { bytes in
+        write(descriptor, bytes.baseAddress.map { $0 + written }, bytes.count - written)
+      }
+      guard count > 0 else { break }
+      written += count
+    }
+    #expect(close(descriptor) == 0)
+    try #require(written == contents.count, "cannot write \(copy.path): errno \(errno)")
     return copy
   }
 

@@ -275,13 +275,7 @@ package struct JSONParser {
     case UInt8(ascii: "["):
       try parseArray()
     case UInt8(ascii: "\""):
-      var string = token(.string)
-      let span = try scanString()
-      (string.first, string.count, string.escaped) = (
-        UInt32(truncatingIfNeeded: span.start), UInt32(truncatingIfNeeded: span.count),
-        span.escaped
-      )
-      tokens.append(string)
+      try appendString()
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
       var number = token(.number)
       let start = offset
@@ -305,6 +299,19 @@ package struct JSONParser {
     default:
       throw fail("unexpected \(describeByte()); expected a JSON value")
     }
+  }
+
+  /// Scans the string that starts here and appends its token.
+  @discardableResult
+  private mutating func appendString() throws(Failure) -> Span {
+    var string = token(.string)
+    let span = try scanString()
+    (string.first, string.count, string.escaped) = (
+      UInt32(truncatingIfNeeded: span.start), UInt32(truncatingIfNeeded: span.count),
+      span.escaped
+    )
+    tokens.append(string)
+    return span
   }
 
   private mutating func enter() throws(Failure) {
@@ -344,13 +351,8 @@ package struct JSONParser {
         throw fail("unexpected \(describeByte()); expected a quoted key")
       }
       let key = tokens.count
-      var keyToken = token(.string)
-      let span = try scanString()
-      (keyToken.first, keyToken.count, keyToken.escaped) = (
-        UInt32(truncatingIfNeeded: span.start), UInt32(truncatingIfNeeded: span.count),
-        span.escaped
-      )
-      tokens.append(keyToken)
+      let span = try appendString()
+      let keyToken = tokens[key]
       let hash = seen.isHashing ? withKeyBytes(span, KeyTable.hash) : 0
       let earlier = findKey(span, hash: hash, from: base, in: seen)
       if earlier != nil, !keepsLastDuplicate {

@@ -209,12 +209,27 @@ package struct JSONMember: Sendable {
   }
 }
 
+/// A run of an object's members or an array's elements, indexed from 0.
+package protocol JSONRun: RandomAccessCollection where Index == Int, Indices == Range<Int> {
+  /// How many there are.
+  var runLength: Int { get }
+}
+
+extension JSONRun {
+  @inlinable package var startIndex: Int { 0 }
+  @inlinable package var endIndex: Int { runLength }
+  @inlinable package var count: Int { runLength }
+  @inlinable package var indices: Range<Int> { 0..<runLength }
+  @inlinable package func index(after position: Int) -> Int { position + 1 }
+  @inlinable package func index(before position: Int) -> Int { position - 1 }
+}
+
 /// The members of a JSON object, in written order; each key is built when its member is read.
-package struct JSONObject: RandomAccessCollection, Sendable {
+package struct JSONObject: JSONRun, Sendable {
   @usableFromInline let document: JSONDocument
   /// Where the members' key tokens are in the document's `children`.
   @usableFromInline let first: Int
-  @usableFromInline let runLength: Int
+  @usableFromInline package let runLength: Int
   /// The members' key tokens, when they are not the document's run: some members kept.
   @usableFromInline let kept: [UInt32]?
 
@@ -236,13 +251,6 @@ package struct JSONObject: RandomAccessCollection, Sendable {
 
   /// An object without members.
   package static let empty = JSONObject(document: .empty, kept: [])
-
-  @inlinable package var startIndex: Int { 0 }
-  @inlinable package var endIndex: Int { runLength }
-  @inlinable package var count: Int { runLength }
-  @inlinable package var indices: Range<Int> { 0..<runLength }
-  @inlinable package func index(after position: Int) -> Int { position + 1 }
-  @inlinable package func index(before position: Int) -> Int { position - 1 }
 
   /// The members in order.
   package struct Iterator: IteratorProtocol {
@@ -317,11 +325,11 @@ package struct JSONObject: RandomAccessCollection, Sendable {
 }
 
 /// The elements of a JSON array.
-package struct JSONArray: RandomAccessCollection, Sendable {
+package struct JSONArray: JSONRun, Sendable {
   @usableFromInline let document: JSONDocument
   /// Where the elements' tokens are in the document's `children`.
   @usableFromInline let first: Int
-  @usableFromInline let runLength: Int
+  @usableFromInline package let runLength: Int
 
   @inlinable
   init(document: JSONDocument, token: JSONDocument.Token) {
@@ -329,13 +337,6 @@ package struct JSONArray: RandomAccessCollection, Sendable {
     self.first = Int(token.first)
     self.runLength = Int(token.count)
   }
-
-  @inlinable package var startIndex: Int { 0 }
-  @inlinable package var endIndex: Int { runLength }
-  @inlinable package var count: Int { runLength }
-  @inlinable package var indices: Range<Int> { 0..<runLength }
-  @inlinable package func index(after position: Int) -> Int { position + 1 }
-  @inlinable package func index(before position: Int) -> Int { position - 1 }
 
   @inlinable
   package subscript(position: Int) -> JSONNode {
