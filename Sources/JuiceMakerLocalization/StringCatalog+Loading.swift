@@ -267,12 +267,15 @@ extension StringCatalog {
     func entry(_ position: Int) -> StringCatalogFile.Entry {
       strings[definitions[position].file][definitions[position].position].value
     }
+    /// The positions of a key's definitions, from its first, in file order.
+    func chain(from first: Int) -> UnfoldFirstSequence<Int> {
+      sequence(first: first) { definitions[$0].next >= 0 ? definitions[$0].next : nil }
+    }
     for (key, first) in merged.firsts {
       var localizations = [CatalogLocalization?](repeating: nil, count: languages.count)
       for index in owners.indices { owners[index] = nil }
       // The key's definitions are walked in place, by position: an entry is not copied out.
-      var position = first
-      while position >= 0 {
+      for position in chain(from: first) {
         let fileIndex = definitions[position].file
         // Sorted so that, should two spellings normalize alike (`ko_KR`, `ko-KR`), the result
         // does not depend on the order they are written in.
@@ -306,26 +309,16 @@ extension StringCatalog {
           localizations[index] = compiled
           owners[index] = fileIndex
         }
-        position = definitions[position].next
       }
       // The first definition whose file gave the key its value in that file's source
       // language, else the first.
-      var definer = first
-      position = first
-      while position >= 0 {
-        let file = definitions[position].file
-        if let source = sourceIndexOfFile[file], owners[source] == file {
-          definer = position
-          break
-        }
-        position = definitions[position].next
-      }
-      var comment = entry(definer).comment
-      position = first
-      while comment == nil, position >= 0 {
-        comment = entry(position).comment
-        position = definitions[position].next
-      }
+      let definer =
+        chain(from: first).first { position in
+          let file = definitions[position].file
+          return sourceIndexOfFile[file].map { owners[$0] == file } ?? false
+        } ?? first
+      let comment =
+        entry(definer).comment ?? chain(from: first).lazy.compactMap { entry($0).comment }.first
       let definerFile = definitions[definer].file
       let sourceIndex = sourceIndexOfFile[definerFile] ?? 0
       // As in Xcode, a key without a value in its source language is its own source text.

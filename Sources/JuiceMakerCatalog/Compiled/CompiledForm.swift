@@ -272,10 +272,8 @@ package struct CompiledReader {
   /// The next `length` bytes as a string; bytes that are not UTF-8 are damage.
   package mutating func string(length: Int) throws(CompiledForm.Damaged) -> String {
     let bytes = try raw(length).assumingMemoryBound(to: UInt8.self)
-    guard
-      let value = JSONParser.validString(bytes, ascii: !bytes.contains { $0 >= 0x80 })
-    else { throw CompiledForm.Damaged() }
-    return value
+    guard JSONParser.isValidUTF8(bytes) else { throw CompiledForm.Damaged() }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// A string that may be absent.

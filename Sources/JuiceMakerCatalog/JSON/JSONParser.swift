@@ -38,9 +38,6 @@ package struct JSONParser {
   /// The deepest nesting of arrays and objects accepted.
   package static let maximumDepth = 256
 
-  /// A value that stands in for one the parser skipped.
-  package typealias StandIn = JSONValue
-
   /// Where a string's bytes are: in the document, or in `unescaped` once its escapes are
   /// replaced.
   private struct Span {
@@ -61,7 +58,7 @@ package struct JSONParser {
   private var duplicates: [DuplicateKey] = []
   /// Which members' values are checked but not built, and what stands in for them; see
   /// ``parseKeepingLastDuplicate(_:skippingAt:_:)``.
-  private let skips: ((_ depth: Int, _ key: String) -> StandIn?)?
+  private let skips: ((_ depth: Int, _ key: String) -> JSONValue?)?
   /// The depths `skips` is asked about, one bit each.
   private let skipDepths: UInt64
   // What the document is made of; see `JSONDocument`.
@@ -75,7 +72,7 @@ package struct JSONParser {
 
   private init(
     bytes: UnsafeBufferPointer<UInt8>, keepsLastDuplicate: Bool,
-    skips: ((_ depth: Int, _ key: String) -> StandIn?)? = nil, skipDepths: UInt64 = 0
+    skips: ((_ depth: Int, _ key: String) -> JSONValue?)? = nil, skipDepths: UInt64 = 0
   ) {
     self.bytes = bytes
     self.keepsLastDuplicate = keepsLastDuplicate
@@ -131,7 +128,7 @@ package struct JSONParser {
   /// - Complexity: O(*n*) in the size of the document.
   package static func parseKeepingLastDuplicate(
     _ data: [UInt8], skippingAt depths: [Int],
-    _ skipping: (_ depth: Int, _ key: String) -> StandIn?
+    _ skipping: (_ depth: Int, _ key: String) -> JSONValue?
   ) throws(Failure) -> (root: JSONNode, duplicates: [DuplicateKey]) {
     let mask = depths.reduce(UInt64(0)) { (1...63).contains($1) ? $0 | 1 << UInt64($1) : $0 }
     return try withoutActuallyEscaping(skipping) { skipping throws(Failure) in
@@ -177,7 +174,7 @@ package struct JSONParser {
 
   private static func parse(
     _ data: [UInt8], keepingLastDuplicate: Bool,
-    skipping: (standIn: (_ depth: Int, _ key: String) -> StandIn?, depths: UInt64)? = nil
+    skipping: (standIn: (_ depth: Int, _ key: String) -> JSONValue?, depths: UInt64)? = nil
   ) throws(Failure) -> (root: JSONNode, duplicates: [DuplicateKey]) {
     let result: Result<(JSONDocument, [DuplicateKey]), Failure> = data.withUnsafeBufferPointer {
       buffer in
@@ -760,28 +757,6 @@ package struct JSONParser {
       }
     }
     return true
-  }
-
-  /// The string of UTF-8 bytes, or `nil` when they are not valid UTF-8.
-  ///
-  /// `String(decoding:as:)` takes the standard library's fast path, which `String(validating:as:)`
-  /// over a buffer does not; it repairs what is not valid, so bytes that are not all ASCII are
-  /// valid when the string holds them unchanged.
-  ///
-  /// - Parameters:
-  ///   - bytes: The bytes.
-  ///   - ascii: Whether every byte is below 0x80, which is always valid.
-  package static func validString(_ bytes: UnsafeBufferPointer<UInt8>, ascii: Bool) -> String? {
-    let text = String(decoding: bytes, as: UTF8.self)
-    if ascii { return text }
-    let unchanged =
-      text.utf8.withContiguousStorageIfAvailable { stored in
-        guard let storedBase = stored.baseAddress, let base = bytes.baseAddress else {
-          return stored.count == bytes.count
-        }
-        return stored.count == bytes.count && memcmp(storedBase, base, bytes.count) == 0
-      } ?? text.utf8.elementsEqual(bytes)
-    return unchanged ? text : nil
   }
 
   private mutating func parseEscape() throws(Failure) {
