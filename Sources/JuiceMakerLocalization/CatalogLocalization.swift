@@ -1,8 +1,8 @@
 /// One key in one language, compiled for rendering.
 ///
-/// A class, so that looking a value up while rendering retains one reference rather than copying
-/// every field.
-final class CatalogLocalization: Sendable {
+/// A value held in its entry's array rather than an object of its own: a large catalog has
+/// tens of thousands, and an object each would be megabytes.
+struct CatalogLocalization: Sendable {
   /// The value, plain or varying by plural.
   enum Body: Sendable {
     /// One value for every count.
@@ -71,7 +71,24 @@ final class CatalogLocalization: Sendable {
 
   /// Whether any value takes arguments.
   var takesArguments: Bool {
-    labelledValues.contains { $0.value.template.takesArguments }
+    !allValues { !$0.template.takesArguments }
+  }
+
+  /// Calls `body` with every value, as ``labelledValues`` lists them, until it returns
+  /// `false`; the labels are not made.
+  ///
+  /// - Returns: Whether `body` returned `true` for every value.
+  private func allValues(_ body: (CatalogValue) -> Bool) -> Bool {
+    let valuesHold =
+      switch self.body {
+      case .single(let value): body(value)
+      case .plural(let forms): forms.allBranches(body)
+      case .set(let values): values.allSatisfy(body)
+      }
+    return valuesHold
+      && substitutions.values.allSatisfy { substitution in
+        substitution.forms?.allBranches(body) ?? true
+      }
   }
 
   /// The value to render.

@@ -1,15 +1,17 @@
 /// One catalog value compiled for rendering: its text, its translation state, and its format
 /// parsed once into segments.
 ///
-/// A class, so that choosing a value while rendering retains one reference.
-final class CatalogValue: Sendable {
-  /// The value exactly as written in the catalog.
-  let text: String
+/// A value rather than an object, held where its localization is: a large catalog has tens
+/// of thousands, most of them names.
+struct CatalogValue: Sendable {
   /// The translation state as written (`translated`, `new`, `needs_review`, `stale`, or any
   /// other word), or `nil` when the catalog gives none or an empty one.
   let state: String?
-  /// The parsed format.
+  /// The parsed format, which holds the value as written.
   let template: FormatTemplate
+
+  /// The value exactly as written in the catalog.
+  var text: String { template.text }
 
   /// Compiles a string unit.
   ///
@@ -18,7 +20,6 @@ final class CatalogValue: Sendable {
   ///   - substitutions: The substitutions `%#@name@` may refer to, or `nil` inside a
   ///     substitution's own branches, where `%arg` stands for its argument.
   init(_ unit: StringCatalogFile.StringUnit, substitutions: [String: FormatSubstitution]?) {
-    self.text = unit.value
     // Xcode and translation tools write `""` for no state.
     self.state = unit.state?.isEmpty == true ? nil : unit.state
     self.template = FormatTemplate(parsing: unit.value, substitutions: substitutions)

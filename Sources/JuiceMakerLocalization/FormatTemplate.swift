@@ -4,17 +4,50 @@
 /// ``FormatSegment/invalid(specifier:problem:)`` segment, which renders as a visible marker and
 /// which validation reports.
 struct FormatTemplate: Sendable {
-  /// The segments, in order.
-  let segments: [FormatSegment]
+  /// The value exactly as written.
+  let text: String
+  /// The parse of a value that is not plain text, or `nil` for plain text, which renders as
+  /// written. Most values of a large catalog are names: a parse each would be megabytes.
+  private let parsed: Parsed?
+
+  /// What parsing found in a value that is not plain text.
+  private final class Parsed: Sendable {
+    let segments: [FormatSegment]
+    let literalByteCount: Int
+    let verbatimSegments: [FormatSegment]?
+    /// The text a value of literal text alone renders as, such as `100%` for `100%%`.
+    let plainText: String?
+
+    init(segments: [FormatSegment], verbatimSegments: [FormatSegment]?) {
+      self.segments = segments
+      self.verbatimSegments = verbatimSegments
+      literalByteCount = segments.reduce(0) { total, segment in
+        if case .literal(let literal) = segment { total + literal.utf8.count } else { total }
+      }
+      if segments.count == 1, case .literal(let literal) = segments[0] {
+        plainText = literal
+      } else {
+        plainText = nil
+      }
+    }
+  }
+
+  /// The segments, in order: one literal for plain text.
+  var segments: [FormatSegment] {
+    parsed?.segments ?? (text.isEmpty ? [] : [.literal(text)])
+  }
+
   /// The UTF-8 length of the literal text, to reserve capacity when rendering.
-  let literalByteCount: Int
+  var literalByteCount: Int { parsed?.literalByteCount ?? text.utf8.count }
+
   /// The whole text when the value has no specifier or particle, such as a name; rendering
   /// returns it as is.
-  let plainText: String?
+  var plainText: String? { parsed.map(\.plainText) ?? text }
+
   /// The segments to render when no argument is given, when the value has Korean particle
   /// notations: literal text, `%` signs included, and particles. `nil` when the value is then
   /// shown exactly as written.
-  let verbatimSegments: [FormatSegment]?
+  var verbatimSegments: [FormatSegment]? { parsed?.verbatimSegments }
 
   /// Parses a catalog value.
   ///
@@ -36,30 +69,22 @@ struct FormatTemplate: Sendable {
       verbatim.parse()
       return (parser.segments, verbatim.segments)
     }
-    // Most values are one literal, the whole text: held as the text itself, in an array of
-    // exactly one segment, rather than as a copy in an array grown for more.
-    if segments.count == 1, verbatim == nil, case .literal(let literal) = segments[0],
-      literal.utf8.count == text.utf8.count
-    {
-      self.segments = [.literal(text)]
-    } else {
-      self.segments = segments
-    }
-    self.verbatimSegments = verbatim
+    self.text = text
+    // Plain text is the value itself: no segment but one literal that is all of it.
+    let isPlain: Bool
     switch segments.first {
-    case .literal(let text) where segments.count == 1: plainText = text
-    case nil: plainText = ""
-    default: plainText = nil
+    case .literal(let literal) where segments.count == 1:
+      isPlain = verbatim == nil && literal.utf8.count == text.utf8.count
+    case nil: isPlain = true
+    default: isPlain = false
     }
-    literalByteCount = segments.reduce(0) { total, segment in
-      if case .literal(let literal) = segment { total + literal.utf8.count } else { total }
-    }
+    parsed = isPlain ? nil : Parsed(segments: segments, verbatimSegments: verbatim)
   }
 
   /// Whether an argument or a substitution's `%arg` is shown with a floating-point
   /// specifier, such as `%.1f`.
   var showsFloatingPoint: Bool {
-    segments.contains { segment in
+    (parsed?.segments ?? []).contains { segment in
       switch segment {
       case .argument(_, let format, _): format.conversion.isFloatingPoint
       case .substitution(let definition, _, _):
@@ -71,7 +96,7 @@ struct FormatTemplate: Sendable {
 
   /// Whether the value takes arguments: it has a specifier that renders one.
   var takesArguments: Bool {
-    segments.contains { segment in
+    (parsed?.segments ?? []).contains { segment in
       switch segment {
       case .argument, .substitution: true
       default: false
@@ -97,7 +122,7 @@ struct FormatTemplate: Sendable {
   ///
   /// The branches of a substitution the value refers to are templates of their own.
   var problems: [(specifier: String, problem: SpecifierProblem)] {
-    segments.compactMap { segment in
+    (parsed?.segments ?? []).compactMap { segment in
       if case .invalid(let specifier, let problem) = segment { (specifier, problem) } else { nil }
     }
   }

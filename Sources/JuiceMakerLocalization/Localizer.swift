@@ -111,18 +111,18 @@ public struct Localizer: Sendable {
   public func rendering(
     _ key: String, arguments: [LocalizedArgument] = [], count: Int? = nil
   ) -> LocalizedText {
-    if let entry = storage.entries[key] {
+    if let (position, entry) = storage.entry(forKey: key) {
       let selector = count.map(PluralOperands.init) ?? arguments.firstPluralCount
       let sourceIndex = entry.sourceIndex
       // The chain holds prefixes of one tag, so the source language, when in it, is last.
       if entry.shouldTranslate {
         for index in chain where index != sourceIndex {
-          if let text = render(entry, key, index, selector, arguments) {
+          if let text = render(position, key, index, selector, arguments) {
             return text
           }
         }
       }
-      if let text = render(entry, key, sourceIndex, selector, arguments) {
+      if let text = render(position, key, sourceIndex, selector, arguments) {
         return text
       }
     }
@@ -130,12 +130,13 @@ public struct Localizer: Sendable {
     return LocalizedText(value: key, language: nil, warnings: [warning])
   }
 
-  /// Renders a key's value in one language, or returns `nil` when it has none for the count.
+  /// Renders the value of the key at `position` in one language, or returns `nil` when it
+  /// has none for the count.
   private func render(
-    _ entry: CatalogEntry, _ key: String, _ index: Int, _ selector: PluralOperands?,
+    _ position: Int, _ key: String, _ index: Int, _ selector: PluralOperands?,
     _ arguments: [LocalizedArgument]
   ) -> LocalizedText? {
-    guard let localization = entry.localizations[index],
+    guard let localization = storage.value(at: position, language: index),
       let value = localization.value(for: selector)
     else { return nil }
     let language = storage.languages[index]

@@ -35,7 +35,7 @@ struct MessageRenderer {
       return text
     }
     var output = String()
-    let estimate = template.literalByteCount + 16 * arguments.count
+    let estimate = arguments.reduce(template.literalByteCount) { $0 + $1.estimatedByteCount }
     if estimate > 15 {  // Shorter strings are stored inline, without allocating.
       output.reserveCapacity(estimate)
     }
@@ -234,5 +234,21 @@ struct MessageRenderer {
     output += specifier
     output += "?⟩"
     warnings.append(LocalizationWarning(key: key, language: language, problem: problem))
+  }
+}
+
+extension LocalizedArgument {
+  /// About how many UTF-8 bytes the argument renders as, to reserve room for a message:
+  /// a text's own length, a whole number's digits and sign. A short message is then held
+  /// inline rather than in storage reserved for the longest number.
+  fileprivate var estimatedByteCount: Int {
+    switch self {
+    case .string(let text): text.utf8.count
+    case .int(let number):
+      sequence(first: number.magnitude) { $0 >= 10 ? $0 / 10 : nil }.reduce(number < 0 ? 1 : 0) {
+        total, _ in total + 1
+      }
+    case .double: 24
+    }
   }
 }

@@ -37,6 +37,11 @@ struct PluralForms: Sendable {
     }
   }
 
+  /// Whether `body` holds for every branch, called in CLDR order until it does not.
+  func allBranches(_ body: (CatalogValue) -> Bool) -> Bool {
+    values.allSatisfy { $0.map(body) ?? true }
+  }
+
   /// Chooses the branch for a number.
   ///
   /// An explicit `zero` branch wins for 0; otherwise the rule's category is used, and `other`
@@ -56,7 +61,7 @@ struct PluralForms: Sendable {
   /// Whether a branch shows its number with a floating-point specifier (`%f`, `%.1f`, `%g`,
   /// …), so the number may have a fraction and choose the categories fractions take.
   var takesFractions: Bool {
-    branches.contains { $0.value.template.showsFloatingPoint }
+    !allBranches { !$0.template.showsFloatingPoint }
   }
 }
 

@@ -258,11 +258,18 @@ extension StringCatalog {
       return found
     }
 
-    var entries: [String: CatalogEntry] = [:]
+    let languageCount = languages.count
+    var positions: [String: Int] = [:]
+    positions.reserveCapacity(merged.count)
+    var entries: [CatalogEntry] = []
     entries.reserveCapacity(merged.count)
+    var comments: [String?] = []
+    comments.reserveCapacity(merged.count)
+    var values: [CatalogLocalization?] = []
+    values.reserveCapacity(merged.count * languageCount)
     var duplicates: [(file: Int, key: String, language: String, error: LocalizationError)] = []
     // The file that gave each language its value, for the key at hand; one array for all.
-    var owners = [Int?](repeating: nil, count: languages.count)
+    var owners = [Int?](repeating: nil, count: languageCount)
     /// The entry of the definition at `position`, read in place.
     func entry(_ position: Int) -> StringCatalogFile.Entry {
       strings[definitions[position].file][definitions[position].position].value
@@ -272,7 +279,9 @@ extension StringCatalog {
       sequence(first: first) { definitions[$0].next >= 0 ? definitions[$0].next : nil }
     }
     for (key, first) in merged.firsts {
-      var localizations = [CatalogLocalization?](repeating: nil, count: languages.count)
+      // The key's values go after the previous key's, one for each language.
+      let base = values.count
+      values.append(contentsOf: repeatElement(nil, count: languageCount))
       for index in owners.indices { owners[index] = nil }
       // The key's definitions are walked in place, by position: an entry is not copied out.
       for position in chain(from: first) {
@@ -306,7 +315,7 @@ extension StringCatalog {
             }
             continue
           }
-          localizations[index] = compiled
+          values[base + index] = compiled
           owners[index] = fileIndex
         }
       }
@@ -317,26 +326,29 @@ extension StringCatalog {
           let file = definitions[position].file
           return sourceIndexOfFile[file].map { owners[$0] == file } ?? false
         } ?? first
-      let comment =
-        entry(definer).comment ?? chain(from: first).lazy.compactMap { entry($0).comment }.first
+      let definerEntry = entry(definer)
       let definerFile = definitions[definer].file
       let sourceIndex = sourceIndexOfFile[definerFile] ?? 0
       // As in Xcode, a key without a value in its source language is its own source text.
-      let keyIsSourceText = localizations[sourceIndex] == nil
+      let keyIsSourceText = values[base + sourceIndex] == nil
       if keyIsSourceText {
-        localizations[sourceIndex] = CatalogLocalization(sourceText: key, rule: rules[sourceIndex])
+        values[base + sourceIndex] = CatalogLocalization(
+          sourceText: key, rule: rules[sourceIndex])
       }
-      entries[key] = CatalogEntry(
-        file: files[definerFile].name, comment: comment,
-        shouldTranslate: entry(definer).shouldTranslate ?? true,
-        sourceIndex: sourceIndex, keyIsSourceText: keyIsSourceText,
-        takesArguments: localizations.contains { $0?.takesArguments == true },
-        localizations: localizations)
+      positions[key] = entries.count
+      entries.append(
+        CatalogEntry(
+          fileIndex: definerFile, sourceIndex: sourceIndex,
+          shouldTranslate: definerEntry.shouldTranslate ?? true, keyIsSourceText: keyIsSourceText,
+          takesArguments: values[base...].contains { $0?.takesArguments == true }))
+      comments.append(
+        definerEntry.comment ?? chain(from: first).lazy.compactMap { entry($0).comment }.first)
     }
     duplicates.sort { ($0.file, $0.key, $0.language) < ($1.file, $1.key, $1.language) }
     let storage = Storage(
-      sourceLanguage: sourceLanguage, languages: languages, entries: entries,
-      files: files.map(\.name), issues: issues, selection: selection)
+      sourceLanguage: sourceLanguage, languages: languages, positions: positions,
+      entries: entries, comments: comments, values: values, files: files.map(\.name),
+      issues: issues, selection: selection)
     return (storage, duplicates.map(\.error))
   }
 }

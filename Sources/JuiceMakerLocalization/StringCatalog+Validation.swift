@@ -64,8 +64,9 @@ extension StringCatalog {
     }
 
     let catalogSource = storage.languageIndices[storage.sourceLanguage] ?? 0
-    for key in nameKeys.union(required).union(storage.entries.keys).sorted() {
-      let entry = storage.entries[key]
+    for key in nameKeys.union(required).union(storage.positions.keys).sorted() {
+      let found = storage.entry(forKey: key)
+      let entry = found?.entry
       let isName = nameKeys.contains(key)
       // A name or a key the program uses is an identifier, never text to show.
       let isIdentifier = isName || required.contains(key)
@@ -74,7 +75,9 @@ extension StringCatalog {
         let language = storage.languages[index]
         let isSource = index == sourceIndex
         guard isSource || entry?.shouldTranslate != false else { continue }
-        guard let entry, let localization = entry.localizations[index], localization.hasValue,
+        guard let found, let entry,
+          let localization = storage.value(at: found.position, language: index),
+          localization.hasValue,
           !(isSource && entry.keyIsSourceText && isIdentifier)
         else {
           if isSource, let entry, entry.keyIsSourceText, !isIdentifier { continue }

@@ -14,27 +14,51 @@ public struct StringCatalog: Sendable {
   let storage: Storage
 
   /// The immutable contents, shared by the catalog and its localizers.
+  ///
+  /// A key's entry, comment and values are found by its position: its values are
+  /// `values[position * languages.count + language]`.
   final class Storage: Sendable {
     let sourceLanguage: String
     let languages: [String]
     let languageIndices: [String: Int]
-    let entries: [String: CatalogEntry]
+    /// The position of each key.
+    let positions: [String: Int]
+    /// Each key's entry, by position.
+    let entries: [CatalogEntry]
+    /// Each key's translator comment, by position.
+    let comments: [String?]
+    /// Each key's value in each language, by position and then language.
+    let values: [CatalogLocalization?]
     let files: [String]
     let issues: [LocalizationIssue]
     let selection: Selection
 
     init(
-      sourceLanguage: String, languages: [String], entries: [String: CatalogEntry],
+      sourceLanguage: String, languages: [String], positions: [String: Int],
+      entries: [CatalogEntry], comments: [String?], values: [CatalogLocalization?],
       files: [String], issues: [LocalizationIssue], selection: Selection = .everything
     ) {
       self.sourceLanguage = sourceLanguage
       self.languages = languages
       self.languageIndices = Dictionary(
         languages.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+      self.positions = positions
       self.entries = entries
+      self.comments = comments
+      self.values = values
       self.files = files
       self.issues = issues
       self.selection = selection
+    }
+
+    /// The position and entry of a key, or `nil` when no file defines it.
+    func entry(forKey key: String) -> (position: Int, entry: CatalogEntry)? {
+      positions[key].map { ($0, entries[$0]) }
+    }
+
+    /// The value of the key at `position` in the language at `language`, if it has one.
+    func value(at position: Int, language: Int) -> CatalogLocalization? {
+      values[position * languages.count + language]
     }
   }
 
@@ -55,7 +79,7 @@ public struct StringCatalog: Sendable {
   /// Every key, in alphabetical order.
   ///
   /// - Complexity: O(*n* log *n*) for *n* keys.
-  public var keys: [String] { storage.entries.keys.sorted() }
+  public var keys: [String] { storage.positions.keys.sorted() }
 
   /// The names of the files loaded, in load order.
   public var files: [String] { storage.files }
@@ -68,7 +92,7 @@ public struct StringCatalog: Sendable {
   /// - Parameter key: A key, such as `fruit.kiwi`.
   /// - Returns: The file name, such as `Localizable.xcstrings`, or `nil` if no file defines it.
   public func file(definingKey key: String) -> String? {
-    storage.entries[key]?.file
+    storage.entry(forKey: key).map { storage.files[$0.entry.fileIndex] }
   }
 
   /// The translator comment of a key.
@@ -76,6 +100,6 @@ public struct StringCatalog: Sendable {
   /// - Parameter key: A key, such as `order.made`.
   /// - Returns: The comment, or `nil` when the key has none or does not exist.
   public func comment(forKey key: String) -> String? {
-    storage.entries[key]?.comment
+    storage.positions[key].flatMap { storage.comments[$0] }
   }
 }

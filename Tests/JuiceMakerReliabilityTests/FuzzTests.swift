@@ -213,7 +213,7 @@ struct FuzzTests {
       let issues = catalog.validationIssues(fruitIDs: [], juiceIDs: [], requiredKeys: ["k"])
       // A key no value of which takes an argument is shown as written, `%` signs and all, so
       // validation leaves its specifiers alone.
-      let checked = catalog.storage.entries["k"]?.takesArguments == true
+      let checked = catalog.storage.entry(forKey: "k")?.entry.takesArguments == true
       for language in ["en", "ko"] {
         let localizer = catalog.localizer(for: language)
         for arguments in Self.argumentSets {
