@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 struct MenuCommandTests {
@@ -49,6 +50,46 @@ struct MenuCommandTests {
         "strawberry-juice": 2, "banana-juice": 1, "kiwi-juice": 0, "pineapple-juice": 5,
         "strawberry-banana-juice": 2, "mango-juice": 3, "mango-kiwi-juice": 0,
       ])
+  }
+
+  /// A menu large enough to be worded on every core, in several batches, lists each juice
+  /// once, in menu order, with its own name, recipe and count, as `--json` gives them.
+  @Test func aLargeMenuListsEachJuiceInMenuOrder() async throws {
+    let sandbox = try Sandbox()
+    let given = sandbox.directory.appending(path: "given")
+    try FileManager.default.createDirectory(at: given, withIntermediateDirectories: true)
+    let fruits = ["strawberry", "banana", "pineapple", "kiwi", "mango"]
+    let juices = (0..<2_500).map { index in
+      var ingredients = [#"{"fruit": "\#(fruits[index % 5])", "count": \#(1 + index % 7)}"#]
+      if index % 2 == 1 {
+        ingredients.append(#"{"fruit": "\#(fruits[(index + 2) % 5])", "count": \#(1 + index % 3)}"#)
+      }
+      return #"{"id": "big-\#(index)", "ingredients": [\#(ingredients.joined(separator: ", "))]}"#
+    }
+    try Data(#"{"juices": [\#(juices.joined(separator: ",\n"))]}"#.utf8)
+      .write(to: given.appending(path: "big.json"))
+    let text = try await sandbox.run(["--recipes", given.path, "menu"])
+    let json = try await sandbox.run(["--recipes", given.path, "--json", "menu"])
+    #expect(text.status == 0, "\(text)")
+    let listed = try json.json()["juices"] as? [[String: Any]] ?? []
+    try #require(listed.count == 2_507, "\(json)")
+    try #require(text.lines.count == listed.count, "\(text.lines.count) lines")
+    var wrong: [String] = []
+    for (line, juice) in zip(text.lines, listed) {
+      let name = juice["name"] as? String ?? ""
+      let makeable = juice["makeable"] as? Int ?? -1
+      let counts = (juice["ingredients"] as? [[String: Any]] ?? []).map { $0["count"] as? Int }
+      // "big-7   pineapple 1, mangoes 2  5 can be made"
+      let columns = line.split(separator: "  ", omittingEmptySubsequences: true)
+      let recipe = columns.dropFirst().first?.split(separator: ", ") ?? []
+      let recipeCounts = recipe.map { $0.split(separator: " ").last.flatMap { Int($0) } }
+      if !line.hasPrefix(name + " ") || !line.hasSuffix("  \(makeable) can be made")
+        || recipeCounts != counts
+      {
+        wrong.append(line)
+      }
+    }
+    #expect(wrong.isEmpty, "\(wrong.count) lines differ from --json, first: \(wrong.prefix(3))")
   }
 
   @Test func menuTakesNoArguments() async throws {

@@ -38,11 +38,11 @@ extension CLIError {
 }
 
 extension JuiceMaker {
-  /// Every juice with how many can be made, or the command's error when the store cannot
-  /// be read.
-  func menu() throws(CLIError) -> [MenuItem] {
+  /// How many of each juice can be made, in menu order, or the command's error when the
+  /// store cannot be read.
+  func makeable() throws(CLIError) -> [Int] {
     do {
-      return try availability()
+      return try makeableCounts()
     } catch {
       guard case .storage(let cause) = error else { return [] }
       throw CLIError(cause)

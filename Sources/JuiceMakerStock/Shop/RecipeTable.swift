@@ -30,6 +30,12 @@ final class RecipeTable: Sendable {
     var fruits: [Fruit.ID] = []
     var complete: [Bool] = []
     var maximumCounts: [Int] = []
+    let ingredientCount = catalog.juices.reduce(0) { $0 + $1.ingredients.count }
+    starts.reserveCapacity(catalog.juices.count + 1)
+    needs.reserveCapacity(ingredientCount)
+    fruits.reserveCapacity(ingredientCount)
+    complete.reserveCapacity(catalog.juices.count)
+    maximumCounts.reserveCapacity(catalog.juices.count)
     for juice in catalog.juices {
       var largest = 1
       var held = true
