@@ -242,9 +242,20 @@ extension StringCatalog {
         lastSpelling = language
       }
     }
-    let tags = Set(tagsBySpelling.values).union(files.map(\.sourceLanguage))
-      .subtracting([sourceLanguage])
+    // A language a selection left out still counts, with no value.
+    let builtTags = Set(tagsBySpelling.values).union(files.map(\.sourceLanguage))
+    let unbuiltTags = files.flatMap { file in
+      file.file.unbuiltLanguages.map { LanguageTag.normalized($0) ?? $0 }
+    }
+    let tags = builtTags.union(unbuiltTags).subtracting([sourceLanguage])
     let languages = [sourceLanguage] + tags.sorted()
+    // Each language's place among a key's values; a language no key has a value in has none.
+    var slotCount = 0
+    let slots = languages.map { language -> Int? in
+      guard builtTags.contains(language) else { return nil }
+      defer { slotCount += 1 }
+      return slotCount
+    }
     let indices = Dictionary(uniqueKeysWithValues: languages.enumerated().map { ($1, $0) })
     let rules = languages.map(PluralRule.init(language:))
     // The index in `languages` of each spelling, and of each file's source language.
@@ -258,7 +269,6 @@ extension StringCatalog {
       return found
     }
 
-    let languageCount = languages.count
     var positions: [String: Int] = [:]
     positions.reserveCapacity(merged.count)
     var entries: [CatalogEntry] = []
@@ -266,10 +276,10 @@ extension StringCatalog {
     var comments: [String?] = []
     comments.reserveCapacity(merged.count)
     var values: [CatalogLocalization?] = []
-    values.reserveCapacity(merged.count * languageCount)
+    values.reserveCapacity(merged.count * slotCount)
     var duplicates: [(file: Int, key: String, language: String, error: LocalizationError)] = []
     // The file that gave each language its value, for the key at hand; one array for all.
-    var owners = [Int?](repeating: nil, count: languageCount)
+    var owners = [Int?](repeating: nil, count: languages.count)
     /// The entry of the definition at `position`, read in place.
     func entry(_ position: Int) -> StringCatalogFile.Entry {
       strings[definitions[position].file][definitions[position].position].value
@@ -279,9 +289,9 @@ extension StringCatalog {
       sequence(first: first) { definitions[$0].next >= 0 ? definitions[$0].next : nil }
     }
     for (key, first) in merged.firsts {
-      // The key's values go after the previous key's, one for each language.
+      // The key's values go after the previous key's, one for each language that has a slot.
       let base = values.count
-      values.append(contentsOf: repeatElement(nil, count: languageCount))
+      values.append(contentsOf: repeatElement(nil, count: slotCount))
       for index in owners.indices { owners[index] = nil }
       // The key's definitions are walked in place, by position: an entry is not copied out.
       for position in chain(from: first) {
@@ -299,7 +309,7 @@ extension StringCatalog {
           }
         }
         for (language, localization) in decoded {
-          guard let index = index(of: language),
+          guard let index = index(of: language), let slot = slots[index],
             let compiled = CatalogLocalization(localization, rule: rules[index])
           else { continue }
           let tag = languages[index]
@@ -315,7 +325,7 @@ extension StringCatalog {
             }
             continue
           }
-          values[base + index] = compiled
+          values[base + slot] = compiled
           owners[index] = fileIndex
         }
       }
@@ -330,10 +340,11 @@ extension StringCatalog {
       let definerFile = definitions[definer].file
       let sourceIndex = sourceIndexOfFile[definerFile] ?? 0
       // As in Xcode, a key without a value in its source language is its own source text.
-      let keyIsSourceText = values[base + sourceIndex] == nil
+      // A file's source language always has a slot.
+      let sourceSlot = base + (slots[sourceIndex] ?? 0)
+      let keyIsSourceText = values[sourceSlot] == nil
       if keyIsSourceText {
-        values[base + sourceIndex] = CatalogLocalization(
-          sourceText: key, rule: rules[sourceIndex])
+        values[sourceSlot] = CatalogLocalization(sourceText: key, rule: rules[sourceIndex])
       }
       positions[key] = entries.count
       entries.append(
@@ -346,7 +357,7 @@ extension StringCatalog {
     }
     duplicates.sort { ($0.file, $0.key, $0.language) < ($1.file, $1.key, $1.language) }
     let storage = Storage(
-      sourceLanguage: sourceLanguage, languages: languages, positions: positions,
+      sourceLanguage: sourceLanguage, languages: languages, slots: slots, positions: positions,
       entries: entries, comments: comments, values: values, files: files.map(\.name),
       issues: issues, selection: selection)
     return (storage, duplicates.map(\.error))

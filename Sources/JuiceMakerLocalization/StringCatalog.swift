@@ -15,12 +15,17 @@ public struct StringCatalog: Sendable {
 
   /// The immutable contents, shared by the catalog and its localizers.
   ///
-  /// A key's entry, comment and values are found by its position: its values are
-  /// `values[position * languages.count + language]`.
+  /// A key's entry, comment and values are found by its position: its value in a language
+  /// is `values[position * slotCount + slots[language]]`. A language no key has a value in,
+  /// such as one a selection left out, has no slot.
   final class Storage: Sendable {
     let sourceLanguage: String
     let languages: [String]
     let languageIndices: [String: Int]
+    /// Each language's place among a key's values, by language index.
+    let slots: [Int?]
+    /// How many values each key has.
+    let slotCount: Int
     /// The position of each key.
     let positions: [String: Int]
     /// Each key's entry, by position.
@@ -34,7 +39,7 @@ public struct StringCatalog: Sendable {
     let selection: Selection
 
     init(
-      sourceLanguage: String, languages: [String], positions: [String: Int],
+      sourceLanguage: String, languages: [String], slots: [Int?], positions: [String: Int],
       entries: [CatalogEntry], comments: [String?], values: [CatalogLocalization?],
       files: [String], issues: [LocalizationIssue], selection: Selection = .everything
     ) {
@@ -42,6 +47,8 @@ public struct StringCatalog: Sendable {
       self.languages = languages
       self.languageIndices = Dictionary(
         languages.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+      self.slots = slots
+      self.slotCount = slots.lazy.compactMap { $0 }.count
       self.positions = positions
       self.entries = entries
       self.comments = comments
@@ -58,7 +65,8 @@ public struct StringCatalog: Sendable {
 
     /// The value of the key at `position` in the language at `language`, if it has one.
     func value(at position: Int, language: Int) -> CatalogLocalization? {
-      values[position * languages.count + language]
+      guard let slot = slots[language] else { return nil }
+      return values[position * slotCount + slot]
     }
   }
 

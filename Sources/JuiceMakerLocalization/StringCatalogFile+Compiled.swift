@@ -70,7 +70,8 @@ extension CompiledForm {
 extension StringCatalogFile {
   /// Reads a compiled form with a selection, as ``decode(_:file:selection:sourceLanguages:)``
   /// reads JSON with one: a key the selection leaves out is skipped, and a language it
-  /// leaves out is read as a localization without a value, so its name still counts.
+  /// leaves out is skipped in every key and named in ``unbuiltLanguages``, so its name still
+  /// counts.
   ///
   /// - Parameters:
   ///   - reader: The compiled form's body.
@@ -112,7 +113,8 @@ extension StringCatalogFile {
     }
     return (
       StringCatalogFile(
-        sourceLanguage: sourceLanguage, version: version, strings: hasStrings ? strings : nil),
+        sourceLanguage: sourceLanguage, version: version, strings: hasStrings ? strings : nil,
+        unbuiltLanguages: Set(keeps.compactMap { $0.value ? nil : $0.key })),
       duplicates
     )
   }
@@ -151,10 +153,7 @@ extension StringCatalogFile.Entry {
       } else {
         kept = true
       }
-      guard kept else {
-        localizations.append((language, StringCatalogFile.Localization()))
-        continue
-      }
+      guard kept else { continue }
       localizations.append((language, try StringCatalogFile.Localization(compiled: &part)))
       guard part.isAtEnd else { throw CompiledForm.Damaged() }
     }

@@ -13,8 +13,8 @@ extension StringCatalogFile {
   /// the repetition is returned to be reported as a warning.
   ///
   /// With a selection, the values of the keys and languages it leaves out are checked as JSON
-  /// but not built: such a key is left out, and such a language is a localization without a
-  /// value, so its name still counts.
+  /// but not built: such a key is left out, and such a language is left out of every key and
+  /// named in ``unbuiltLanguages``, so its name still counts.
   ///
   /// - Parameters:
   ///   - data: The file's contents.

@@ -14,6 +14,9 @@ struct StringCatalogFile: Sendable {
   var version: String?
   /// The entries, by key.
   var strings: [(name: String, value: Entry)]?
+  /// The languages, as spelled, that the file's keys give values in but a selection left
+  /// out: their values are not built, and their names still count.
+  var unbuiltLanguages: Set<String> = []
 
   /// One key of the catalog.
   struct Entry: Sendable {
