@@ -171,23 +171,29 @@ extension StringCatalog {
   /// one, and a large catalog has tens of thousands of keys.
   ///
   /// A definition is where its entry is, the file and its place among the file's strings,
-  /// so that merging copies no entry.
+  /// so that merging copies no entry. Each key has a position, the order it was first added
+  /// in, which becomes its position in the catalog's storage.
   private struct MergedKeys {
     /// Every definition, in the order added, with the index of the next of its key.
     private(set) var definitions: [(file: Int, position: Int, next: Int)] = []
-    /// The index of each key's first and last definitions.
-    private var ends: [String: (first: Int, last: Int)] = [:]
+    /// Each key, by position.
+    private(set) var keys: [String] = []
+    /// The index of each key's first definition, by position.
+    private(set) var firsts: [Int] = []
+    /// The position of each key, and the index of its last definition.
+    private var known: [String: (position: Int, last: Int)] = [:]
 
-    var count: Int { ends.count }
+    var count: Int { keys.count }
 
-    /// Each key with the index of its first definition.
-    var firsts: some Sequence<(key: String, first: Int)> {
-      ends.lazy.map { ($0.key, $0.value.first) }
-    }
+    /// The position of each key, laid out as the keys were hashed when added: no key is
+    /// hashed again.
+    var positions: [String: Int] { known.mapValues(\.position) }
 
     mutating func reserveCapacity(_ capacity: Int) {
       definitions.reserveCapacity(capacity)
-      ends.reserveCapacity(capacity)
+      keys.reserveCapacity(capacity)
+      firsts.reserveCapacity(capacity)
+      known.reserveCapacity(capacity)
     }
 
     /// Adds a definition of `key`, the entry at `position` in the strings of `file`, after
@@ -195,11 +201,13 @@ extension StringCatalog {
     mutating func add(_ key: String, file: Int, position: Int) {
       let index = definitions.count
       definitions.append((file, position, -1))
-      if let known = ends[key] {
-        definitions[known.last].next = index
-        ends[key] = (known.first, index)
+      if let found = known[key] {
+        definitions[found.last].next = index
+        known[key] = (found.position, index)
       } else {
-        ends[key] = (index, index)
+        known[key] = (keys.count, index)
+        keys.append(key)
+        firsts.append(index)
       }
     }
   }
@@ -269,8 +277,6 @@ extension StringCatalog {
       return found
     }
 
-    var positions: [String: Int] = [:]
-    positions.reserveCapacity(merged.count)
     var entries: [CatalogEntry] = []
     entries.reserveCapacity(merged.count)
     var comments: [String?] = []
@@ -288,7 +294,8 @@ extension StringCatalog {
     func chain(from first: Int) -> UnfoldFirstSequence<Int> {
       sequence(first: first) { definitions[$0].next >= 0 ? definitions[$0].next : nil }
     }
-    for (key, first) in merged.firsts {
+    // Each key in position order, so that its entry, comment and values are the position's.
+    for (key, first) in zip(merged.keys, merged.firsts) {
       // The key's values go after the previous key's, one for each language that has a slot.
       let base = values.count
       values.append(contentsOf: repeatElement(nil, count: slotCount))
@@ -346,7 +353,6 @@ extension StringCatalog {
       if keyIsSourceText {
         values[sourceSlot] = CatalogLocalization(sourceText: key, rule: rules[sourceIndex])
       }
-      positions[key] = entries.count
       entries.append(
         CatalogEntry(
           fileIndex: definerFile, sourceIndex: sourceIndex,
@@ -357,7 +363,8 @@ extension StringCatalog {
     }
     duplicates.sort { ($0.file, $0.key, $0.language) < ($1.file, $1.key, $1.language) }
     let storage = Storage(
-      sourceLanguage: sourceLanguage, languages: languages, slots: slots, positions: positions,
+      sourceLanguage: sourceLanguage, languages: languages, slots: slots,
+      positions: merged.positions,
       entries: entries, comments: comments, values: values, files: files.map(\.name),
       issues: issues, selection: selection)
     return (storage, duplicates.map(\.error))
