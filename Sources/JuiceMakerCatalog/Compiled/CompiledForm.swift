@@ -43,7 +43,8 @@ package enum CompiledForm {
   package static func file(kind: Kind, source: (hash: UInt64, size: Int), body: [UInt8])
     -> [UInt8]
   {
-    var writer = CompiledWriter()
+    // The header takes well under 64 bytes: the body is not copied twice.
+    var writer = CompiledWriter(capacity: body.count + 64)
     writer.raw(Array("JMC".utf8) + [kind.rawValue])
     writer.integer(formatVersion)
     writer.raw(hex(source.hash))
