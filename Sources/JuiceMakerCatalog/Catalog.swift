@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 import Synchronization
 
 /// The fruits and juices of every pack in a recipes directory, merged.

@@ -1,4 +1,5 @@
-public import Foundation
+import Dispatch
+public import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc

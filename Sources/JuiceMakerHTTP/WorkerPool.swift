@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import Synchronization
 
 /// A fixed set of threads that run jobs in the order they come: the handlers that may
@@ -17,10 +16,9 @@ final class WorkerPool: Sendable {
 
   init(threads: Int) {
     self.threads = threads
+    // A serial queue each, which keeps a thread of its own for as long as the pool runs.
     for index in 0..<threads {
-      let thread = Thread { [self] in work() }
-      thread.name = "juice-maker handler \(index + 1)"
-      thread.start()
+      DispatchQueue(label: "juice-maker handler \(index + 1)").async { [self] in work() }
     }
   }
 

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 extension StringCatalog {
   /// Checks the catalog against the names of an app's data and the keys the app uses.

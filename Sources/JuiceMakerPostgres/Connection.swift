@@ -1,5 +1,6 @@
 import CLibPQ
-import Foundation
+import FoundationEssentials
+import JuiceMakerCatalog
 
 #if canImport(Glibc)
   import Glibc
@@ -375,7 +376,7 @@ final class Connection {
   /// final period (the messages that show it add their own).
   static func trimmed(_ message: String) -> String {
     var text = message.split(whereSeparator: \.isNewline)
-      .map { $0.trimmingCharacters(in: .whitespaces) }
+      .map { $0.trimmingWhitespace() }
       .filter { !$0.isEmpty }
       .joined(separator: "; ")
     while text.hasSuffix(".") { text.removeLast() }

@@ -1,5 +1,5 @@
 import CLibPQ
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,14 @@
-import Foundation
+import FoundationEssentials
+import JuiceMakerCatalog
 public import JuiceMakerKit
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A PostgreSQL store as a file: a logical export of its tables, taken in one
 /// `REPEATABLE READ` transaction while shops keep ordering, and restored into an empty
@@ -130,7 +139,7 @@ extension PostgresStockStorage {
       throw .unavailable(
         store: file,
         cause: StorageFailure(
-          code: "", message: "\(error.localizedDescription)", purpose: "reading the backup"))
+          code: "", message: FailureReason.of(error), purpose: "reading the backup"))
     }
     var lines = text.split(separator: "\n", omittingEmptySubsequences: true)
     if text.hasPrefix("SQLite format 3") {
@@ -211,7 +220,8 @@ extension PostgresStockStorage {
 private final class ExportFile {
   private let path: String
   private let temporary: String
-  private let handle: FileHandle
+  private let descriptor: Int32
+  private var closed = false
 
   init(_ path: String) throws(StockStorageError) {
     self.path = path
@@ -231,33 +241,39 @@ private final class ExportFile {
         cause: StorageFailure(
           code: "", message: String(cString: strerror(errno)), purpose: "writing the backup"))
     }
-    handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    self.descriptor = descriptor
   }
 
   deinit {
+    if !closed { close(descriptor) }
     unlink(temporary)
   }
 
   func write(_ text: String, location: String) throws(StockStorageError) {
-    do {
-      try handle.write(contentsOf: Data(text.utf8))
-    } catch {
-      throw .unavailable(
-        store: path,
-        cause: StorageFailure(
-          code: "", message: error.localizedDescription, purpose: "writing the backup"))
+    var text = text
+    let written = text.withUTF8 { bytes in
+      guard let base = bytes.baseAddress else { return true }
+      var offset = 0
+      while offset < bytes.count {
+        let count = systemWrite(descriptor, base + offset, bytes.count - offset)
+        if count < 0 {
+          if errno == EINTR { continue }
+          return false
+        }
+        offset += count
+      }
+      return true
     }
+    guard written else { throw failure() }
   }
 
   func finish(location: String) throws(StockStorageError) {
-    do {
-      try handle.synchronize()
-      try handle.close()
-    } catch {
-      throw .unavailable(
-        store: path,
-        cause: StorageFailure(
-          code: "", message: error.localizedDescription, purpose: "writing the backup"))
+    closed = true
+    let synchronized = fsync(descriptor) == 0
+    let cause = errno
+    guard close(descriptor) == 0, synchronized else {
+      if !synchronized { errno = cause }
+      throw failure()
     }
     guard link(temporary, path) == 0 else {
       throw .alreadyExists(
@@ -266,4 +282,17 @@ private final class ExportFile {
           code: "", message: String(cString: strerror(errno)), purpose: "writing the backup"))
     }
   }
+
+  /// The failure `errno` names, writing the backup.
+  private func failure() -> StockStorageError {
+    .unavailable(
+      store: path,
+      cause: StorageFailure(
+        code: "", message: String(cString: strerror(errno)), purpose: "writing the backup"))
+  }
+}
+
+/// `write(2)`, named apart from `ExportFile.write(_:location:)`.
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+  write(descriptor, buffer, count)
 }

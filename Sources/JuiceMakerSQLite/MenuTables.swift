@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import JuiceMakerKit
 
 /// The menu layer's two tables: `menu_file`, the files published now, and

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import JuiceMakerCatalog
 public import JuiceMakerKit
 
 /// Stock levels kept durably in an SQLite file that any number of processes share.
@@ -181,8 +182,8 @@ public final class SQLiteStockStorage: StockStorage {
       }
       if changed || ContinuousClock.now >= deadline { return }
       let rest = deadline - ContinuousClock.now
-      Thread.sleep(
-        forTimeInterval: min(
+      Threads.sleep(
+        seconds: min(
           0.05, max(0, Double(rest.components.seconds) + Double(rest.components.attoseconds) / 1e18)
         ))
     }

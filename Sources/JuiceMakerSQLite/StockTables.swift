@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import JuiceMakerKit
 
 /// The stock and journal tables of one connection, with every statement an

@@ -1,6 +1,15 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
+import JuiceMakerCatalog
 public import JuiceMakerKit
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A consistent copy of a store file in a new file, made with SQLite's online backup API:
 /// what `backup` writes and `restore` reads back.
@@ -13,6 +22,17 @@ public import JuiceMakerKit
 enum StoreCopy {
   /// `PRAGMA application_id` of a juice-maker store.
   private static let applicationID = StoreSchema.applicationID
+
+  /// Whether the file at `path` starts as a PostgreSQL store's export does; `false` for a
+  /// file that cannot be read.
+  private static func isExport(_ path: String) -> Bool {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    var first = [UInt8](repeating: 0, count: 32)
+    let count = first.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+    return count > 0 && first[..<count].starts(with: Array(#"["juice-maker-export""#.utf8))
+  }
 
   /// Copies the store at `source` into a new file at `destination`.
   ///
@@ -28,10 +48,7 @@ enum StoreCopy {
   static func copy(from source: String, to destination: String, busyTimeout: Duration)
     throws(StockStorageError)
   {
-    if let handle = FileHandle(forReadingAtPath: source),
-      let first = try? handle.read(upToCount: 32),
-      first.starts(with: Array(#"["juice-maker-export""#.utf8))
-    {
+    if Self.isExport(source) {
       throw .invalid(
         store: source,
         cause: StorageFailure(
@@ -102,7 +119,7 @@ extension Database {
         let deadline = ContinuousClock.now + busyTimeout
         var code = sqlite3_backup_step(backup, -1)
         while code == SQLITE_BUSY || code == SQLITE_LOCKED, ContinuousClock.now < deadline {
-          Thread.sleep(forTimeInterval: 0.01)
+          Threads.sleep(seconds: 0.01)
           code = sqlite3_backup_step(backup, -1)
         }
         let finished = sqlite3_backup_finish(backup)

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import JuiceMakerCatalog
 import JuiceMakerKit
 
 /// The store's schema, built by an ordered list of recorded migration steps, and how
@@ -261,7 +262,7 @@ enum StoreSchema {
         return try prepareOnce(database, creating: creating)
       } catch {
         guard case .unavailable = error, ContinuousClock.now < deadline else { throw error }
-        Thread.sleep(forTimeInterval: 0.005)
+        Threads.sleep(seconds: 0.005)
       }
     }
   }

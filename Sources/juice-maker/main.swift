@@ -1,6 +1,14 @@
-import Foundation
+import FoundationEssentials
 import JuiceMakerCLI
 import JuiceMakerKit
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 FileDescriptorOutput.reserveStandardDescriptors()
 let command = CLI(arguments: Array(CommandLine.arguments.dropFirst()))

@@ -100,7 +100,9 @@ struct InputRefusalTests {
   ])
   func aLocalTimeInAGapOrAnOverlapFollowsTheDocumentedRule(local: String, utc: String) throws {
     let zone = try #require(TimeZone(identifier: "America/New_York"))
-    let date = try TimeText.date(from: local, for: "--since", timeZone: zone)
+    let date = try TimeText.date(from: local, for: "--since") { instant in
+      Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant))))
+    }
     #expect(ISO8601DateFormatter().string(from: date) == utc)
   }
 

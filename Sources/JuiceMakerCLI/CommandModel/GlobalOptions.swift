@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import JuiceMakerCatalog
 import JuiceMakerKit
 
 /// The options every command takes, typed.
@@ -85,8 +86,8 @@ enum ShopName {
   ///   ``maximumLength`` characters, holds a control character, or holds a bidi control
   ///   or zero-width character that would make it look like another text.
   static func validated(_ text: String) throws(CLIError) -> String {
-    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-      .precomposedStringWithCanonicalMapping
+    let trimmed = text.trimmingWhitespaceAndNewlines()
+      .canonicallyComposed
     if trimmed.isEmpty { throw .invalidShopName(text, reason: .empty) }
     if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
       throw .invalidShopName(text, reason: .controlCharacter)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import JuiceMakerKit
 
 /// `juice-maker history [--limit N] [--since TIME] [--shop NAME]`: the journal of orders and
@@ -60,10 +60,9 @@ struct HistoryCommand: Command {
       throw CLIError(error)
     }
     if context.json {
-      let formatter = ISO8601DateFormatter()
       context.emit(
         HistoryDocument(
-          entries: entries.map { HistoryDocument.Entry($0, formatter: formatter) },
+          entries: entries.map { HistoryDocument.Entry($0) },
           more: matching - entries.count))
       return
     }
@@ -75,7 +74,6 @@ struct HistoryCommand: Command {
           shop == nil && since == nil && until == nil ? "history.empty" : "history.noMatch"))
       return
     }
-    let formatter = Self.localTimeFormatter()
     let rows = entries.map { entry in
       let action = entry.operation.action
       let subject: String
@@ -102,7 +100,7 @@ struct HistoryCommand: Command {
         detail = texts.string("stock.limits.detail", .int(limits.minimum), .int(limits.par))
       }
       return [
-        Self.localTime(formatter.string(from: entry.date)),
+        Self.localTime(entry.date),
         texts.shown(entry.operation.editor),
         texts.string("history.kind." + action.name),
         subject,
@@ -123,19 +121,11 @@ struct HistoryCommand: Command {
     }
   }
 
-  /// A time as the formatter writes it, with `Z` spelled as the offset `+00:00`, so every
-  /// row shows its offset the same way.
-  /// The formatter of the times `history` shows: local, to the second; its text goes
-  /// through ``localTime(_:)``.
-  static func localTimeFormatter() -> ISO8601DateFormatter {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withFullDate, .withFullTime, .withSpaceBetweenDateAndTime]
-    formatter.timeZone = TimeZone.current
-    return formatter
-  }
-
-  static func localTime(_ text: String) -> String {
-    text.hasSuffix("Z") ? String(text.dropLast()) + "+00:00" : text
+  /// A time as `history` shows it: local, to the second, with its offset, which UTC's
+  /// is too (`+00:00`), so every row shows its offset the same way.
+  static func localTime(_ date: Date) -> String {
+    let offset = TimeText.localOffset(at: Int64(date.timeIntervalSince1970.rounded(.down)))
+    return TimeText.text(date, offset: offset, style: .second)
   }
 }
 
@@ -168,13 +158,11 @@ struct HistoryDocument: Encodable {
     /// The minimum and par a `limits` entry set.
     let limits: StockLimits?
 
-    /// - Parameter formatter: Shared by all entries; making one per entry cost more
-    ///   than the rest of the document.
-    init(_ entry: JournalEntry, formatter: ISO8601DateFormatter) {
+    init(_ entry: JournalEntry) {
       let action = entry.operation.action
       id = entry.sequence
       request = entry.id.rawValue
-      time = formatter.string(from: entry.date)
+      time = TimeText.text(entry.date, offset: 0, style: .isoUTC)
       shop = entry.operation.editor
       kind = action.name
       juice = action.juice?.rawValue

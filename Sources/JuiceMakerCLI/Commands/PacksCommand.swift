@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import JuiceMakerKit
 
 /// `juice-maker packs [publish FILE… | retire NAME…]`: where each recipe pack and string
@@ -116,8 +116,7 @@ struct PacksCommand: Command {
         texts.string(
           "packs.store.version", .string(texts.shown(storage.location)), .int(menu.version),
           .string(texts.shown(last.editor)),
-          .string(
-            HistoryCommand.localTime(HistoryCommand.localTimeFormatter().string(from: last.date)))))
+          .string(HistoryCommand.localTime(last.date))))
     } else {
       context.say(texts.string("packs.store.empty", .string(texts.shown(storage.location))))
     }
@@ -263,7 +262,7 @@ struct PacksDocument: Encodable {
 
     init(_ publication: MenuPublication) {
       version = publication.version
-      date = ISO8601DateFormatter().string(from: publication.date)
+      date = TimeText.text(publication.date, offset: 0, style: .isoUTC)
       editor = publication.editor
       published = publication.published
       retired = publication.retired

@@ -1,5 +1,13 @@
-import Foundation
+import FoundationEssentials
 import JuiceMakerKit
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// `juice-maker report [--by juice|fruit|shop|hour|day] [--since T] [--until T]
 /// [--shop NAME] [--csv]`: juices made and refused, takings and fruit used, counted by the
@@ -34,7 +42,8 @@ struct ReportCommand: Command {
     query = ReportQuery(
       by: try line.value(Self.byOption) ?? .juice, since: since, until: until,
       editor: context.global.shopGiven ? context.global.shop : nil,
-      utcOffset: TimeZone.current.secondsFromGMT(for: since ?? until ?? Date()))
+      utcOffset: TimeText.localOffset(
+        at: Int64((since ?? until ?? Date()).timeIntervalSince1970.rounded(.down))))
   }
 
   func run(input: inout any LineInput) throws(CLIError) {
@@ -157,15 +166,8 @@ struct ReportCommand: Command {
   /// An hour or day on the report's clock: `2026-11-25 09:00` or `2026-11-25`, or with
   /// its offset in ISO 8601 for data.
   private func timeText(_ date: Date, iso: Bool) -> String {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(secondsFromGMT: query.utcOffset)
-    if iso {
-      formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssxxx"
-    } else {
-      formatter.dateFormat = query.grouping == .day ? "yyyy-MM-dd" : "yyyy-MM-dd HH:mm"
-    }
-    return formatter.string(from: date)
+    let style: TimeText.Style = iso ? .iso : query.grouping == .day ? .date : .minute
+    return TimeText.text(date, offset: query.utcOffset, style: style)
   }
 }
 

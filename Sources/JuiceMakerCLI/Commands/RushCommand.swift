@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import JuiceMakerKit
 
 /// `juice-maker rush --shops N --orders M [--seed S] [--threads | --tasks] [--store FILE]`:

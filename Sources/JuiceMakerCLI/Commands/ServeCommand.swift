@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import JuiceMakerCatalog
 import JuiceMakerHTTP
 import JuiceMakerKit
 import Synchronization
@@ -64,7 +65,7 @@ struct ServeCommand: Command {
     }
     var origins: Set<String> = []
     for origin in (try line.value(Self.originOption) ?? "").split(separator: ",") {
-      let origin = origin.trimmingCharacters(in: .whitespaces)
+      let origin = origin.trimmingWhitespace()
       guard origin.hasPrefix("http://") || origin.hasPrefix("https://"),
         !origin.dropFirst(8).contains("/")
       else {
@@ -187,7 +188,7 @@ struct ServeCommand: Command {
     api.drain()
     let deadline = ContinuousClock.now + .seconds(10)
     while server.activeRequests > 0, ContinuousClock.now < deadline {
-      Thread.sleep(forTimeInterval: 0.01)
+      Threads.sleep(seconds: 0.01)
     }
     server.stop()
     sources.forEach { $0.cancel() }
@@ -205,7 +206,7 @@ struct ServeCommand: Command {
     do {
       return try String(contentsOfFile: path, encoding: .utf8)
     } catch {
-      throw .unreadableFile(path: path, option: option, reason: error.localizedDescription)
+      throw .unreadableFile(path: path, option: option, reason: FailureReason.of(error))
     }
   }
 

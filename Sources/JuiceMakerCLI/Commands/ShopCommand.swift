@@ -1,3 +1,4 @@
+import JuiceMakerCatalog
 import JuiceMakerKit
 
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import JuiceMakerKit
 
 /// `juice-maker validate`: checks the packs and the string catalogs together;

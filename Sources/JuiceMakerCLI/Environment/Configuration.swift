@@ -1,5 +1,13 @@
-import Foundation
+import FoundationEssentials
 import JuiceMakerKit
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Everything the command takes from its environment, resolved in one place: the
 /// `JUICE_MAKER_*` variables (each declared beside the option it stands for, in
@@ -24,9 +32,21 @@ struct Configuration: Sendable {
     self.environment = environment
   }
 
+  /// The home directory of the account the program runs as, from the password database;
+  /// `/` when it has none.
+  private static var accountHome: String {
+    var entry = passwd()
+    var found: UnsafeMutablePointer<passwd>?
+    var buffer = [CChar](repeating: 0, count: 4096)
+    guard getpwuid_r(getuid(), &entry, &buffer, buffer.count, &found) == 0, found != nil,
+      let directory = entry.pw_dir
+    else { return "/" }
+    return String(cString: directory)
+  }
+
   /// `HOME` when set and not empty, else the account's home directory.
   var home: String {
-    environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.accountHome
   }
 
   /// `HOME` when set and not empty: for expanding a `~` the user typed, which is nothing

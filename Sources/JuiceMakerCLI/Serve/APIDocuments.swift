@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import JuiceMakerKit
 
 /// The JSON documents the HTTP API answers with, each written in one place.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import JuiceMakerCatalog
 import JuiceMakerKit
 import Synchronization
 
@@ -41,7 +42,7 @@ final class AccessControl: Sendable {
     if let authorization = request.header("authorization") {
       let parts = authorization.split(separator: " ", maxSplits: 1)
       guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-      return roles(ofToken: String(parts[1]).trimmingCharacters(in: .whitespaces))
+      return roles(ofToken: String(parts[1]).trimmingWhitespace())
     }
     if let session = Self.cookie(Self.cookieName, in: request.header("cookie")) {
       let now = ContinuousClock.now
@@ -96,8 +97,8 @@ final class AccessControl: Sendable {
     guard let header else { return nil }
     for pair in header.split(separator: ";") {
       let parts = pair.split(separator: "=", maxSplits: 1)
-      if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == name {
-        return parts[1].trimmingCharacters(in: .whitespaces)
+      if parts.count == 2, parts[0].trimmingWhitespace() == name {
+        return parts[1].trimmingWhitespace()
       }
     }
     return nil

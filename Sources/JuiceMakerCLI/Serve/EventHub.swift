@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import JuiceMakerCatalog
 import JuiceMakerHTTP
 import JuiceMakerKit
@@ -151,9 +151,7 @@ final class EventHub: Sendable {
 
   /// Follows the journal on a thread of its own until `finishAll()`.
   func start() {
-    let thread = Thread { [self] in run() }
-    thread.name = "juice-maker events"
-    thread.start()
+    Threads.detach { [self] in run() }
   }
 
   private func run() {
@@ -172,7 +170,7 @@ final class EventHub: Sendable {
       guard listening else {
         // Nobody listens: the journal is not read at all, so orders never wait on the
         // hub; a stream that opens reads the journal's newest entry itself.
-        Thread.sleep(forTimeInterval: 0.05)
+        Threads.sleep(seconds: 0.05)
         continue
       }
       do {
@@ -186,10 +184,10 @@ final class EventHub: Sendable {
         if sweep { lastSweep = .now }
         try deliver(sweep: sweep)
         // Changes arriving together are read together.
-        Thread.sleep(forTimeInterval: 0.005)
+        Threads.sleep(seconds: 0.005)
       } catch {
         // The store does not answer: try again after a while; `/healthz` says why.
-        Thread.sleep(forTimeInterval: 0.5)
+        Threads.sleep(seconds: 0.5)
       }
     }
   }

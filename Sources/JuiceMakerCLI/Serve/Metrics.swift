@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import JuiceMakerKit
 import Synchronization
 
@@ -129,8 +129,17 @@ final class Metrics: Sendable {
 
   /// A label value with `\`, `"` and line feeds escaped.
   private static func label(_ text: String) -> String {
-    text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-      .replacingOccurrences(of: "\n", with: "\\n")
+    // Scalar by scalar, so a line feed in a `\r\n` pair is escaped too.
+    var escaped = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\\": escaped += "\\\\"
+      case "\"": escaped += "\\\""
+      case "\n": escaped += "\\n"
+      default: escaped.unicodeScalars.append(scalar)
+      }
+    }
+    return escaped
   }
 }
 

@@ -1,14 +1,36 @@
-import Foundation
+import FoundationEssentials
 
 /// The OpenAPI 3.1 document of `GET /api/v1/openapi.json`, made from `APIRoute.all` and
 /// the schemas of the documents `APIDocuments` writes.
 enum OpenAPIDocument {
   /// The document, made once.
   static let bytes: [UInt8] = {
-    let data = try? JSONSerialization.data(
-      withJSONObject: document(), options: [.sortedKeys, .withoutEscapingSlashes])
-    return data.map { Array($0) } ?? Array("{}".utf8)
+    var writer = JSONWriter(capacity: 16_384)
+    write(document(), into: &writer)
+    return writer.bytes
   }()
+
+  /// Writes a value of the document: its objects' members in the order of their names, so
+  /// the document is the same bytes every time.
+  private static func write(_ value: Any, into writer: inout JSONWriter) {
+    switch value {
+    case let object as [String: Any]:
+      writer.object { writer in
+        for name in object.keys.sorted() {
+          writer.key(name)
+          if let member = object[name] { write(member, into: &writer) }
+        }
+      }
+    case let array as [Any]:
+      writer.array { writer in
+        for element in array { write(element, into: &writer) }
+      }
+    case let text as String: writer.string(text)
+    case let flag as Bool: writer.bool(flag)
+    case let number as Int: writer.int(number)
+    default: writer.null()
+    }
+  }
 
   private static func document() -> [String: Any] {
     var paths: [String: [String: Any]] = [:]

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import JuiceMakerCatalog
 import JuiceMakerHTTP
 
@@ -18,7 +18,10 @@ struct Query {
   /// Percent-decodes a query name or value, `+` standing for a space; text with an escape
   /// that is not one, or that is not UTF-8, is kept as written.
   static func decode(_ text: some StringProtocol) -> String {
-    let spaced = text.contains("+") ? text.replacingOccurrences(of: "+", with: " ") : String(text)
+    let spaced =
+      text.contains("+")
+      ? String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "+" ? " " : $0 }))
+      : String(text)
     return PercentEncoding.decoded(spaced) ?? spaced
   }
 
@@ -35,14 +38,14 @@ enum LanguageChoice {
     var ranges: [(tag: String, weight: Double, order: Int)] = []
     for (order, item) in header.split(separator: ",").enumerated() {
       let parts = item.split(separator: ";")
-      guard let tag = parts.first?.trimmingCharacters(in: .whitespaces), !tag.isEmpty else {
+      guard let tag = parts.first?.trimmingWhitespace(), !tag.isEmpty else {
         continue
       }
       var weight = 1.0
       for parameter in parts.dropFirst() {
         let pair = parameter.split(separator: "=", maxSplits: 1)
-        if pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces) == "q" {
-          weight = Double(pair[1].trimmingCharacters(in: .whitespaces)) ?? 0
+        if pair.count == 2, pair[0].trimmingWhitespace() == "q" {
+          weight = Double(pair[1].trimmingWhitespace()) ?? 0
         }
       }
       if weight > 0 { ranges.append((tag, weight, order)) }

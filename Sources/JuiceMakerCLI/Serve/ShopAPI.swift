@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import JuiceMakerCatalog
 import JuiceMakerHTTP
 import JuiceMakerKit
 import Synchronization
@@ -435,7 +436,7 @@ final class ShopAPI: Sendable {
   {
     var after: Int64?
     if let text = request.header("last-event-id") ?? query["after"] {
-      guard let value = Int64(text.trimmingCharacters(in: .whitespaces)), value >= 0 else {
+      guard let value = Int64(text.trimmingWhitespace()), value >= 0 else {
         throw .command(.notWholeNumber(value: text, option: "Last-Event-ID"))
       }
       after = value

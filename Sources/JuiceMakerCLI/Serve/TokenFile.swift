@@ -1,4 +1,13 @@
-import Foundation
+import FoundationEssentials
+import JuiceMakerCatalog
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The tokens `serve --token-file` reads: one per line, each optionally followed by the
 /// roles it grants (`staff`, `counter`), separated by spaces; a line holding only a
@@ -41,7 +50,7 @@ struct TokenFile: Sendable {
     do {
       text = try String(contentsOfFile: path, encoding: .utf8)
     } catch {
-      throw .unreadableFile(path: path, option: "--token-file", reason: error.localizedDescription)
+      throw .unreadableFile(path: path, option: "--token-file", reason: FailureReason.of(error))
     }
     var entries: [Entry] = []
     for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false)

@@ -1,5 +1,14 @@
-import Foundation
+import FoundationEssentials
+import JuiceMakerCatalog
 import JuiceMakerKit
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Follows what a running shop's menu comes from, the store's menu layer and the files of
 /// the user's and the given directories, and loads the menu again when one changes.

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import JuiceMakerCatalog
 import JuiceMakerKit
 import Synchronization
 
@@ -30,7 +32,7 @@ final class PackPrefetch: Sendable {
   ///   - configuration: For the user's directory and the cache.
   init(given: String?, configuration: Configuration) {
     self.given = given
-    Thread.detachNewThread { [self] in
+    let load: @Sendable () -> Void = { [self] in
       let loaded = Result { () throws(CLIError) -> Loaded in
         let files = try DataLayers.packs(given: given, configuration: configuration)
         let packs = try DataLayers.loadCatalogSkippingBrokenUserPacks(
@@ -40,6 +42,8 @@ final class PackPrefetch: Sendable {
       self.result.withLock { $0 = loaded }
       self.finished.signal()
     }
+    // Without a thread to spare, the packs load now, before the strings.
+    if !Threads.detach(load) { load() }
   }
 
   /// What the load returned or threw, once, for a load with the same `--recipes`; `nil`

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import JuiceMakerCatalog
 import JuiceMakerKit
 import JuiceMakerPostgres
 import JuiceMakerSQLite
@@ -149,7 +150,7 @@ struct Context {
         else {
           throw CLIError(error).scrubbed(by: address)
         }
-        Thread.sleep(forTimeInterval: 0.01)
+        Threads.sleep(seconds: 0.01)
       }
     }
   }

@@ -1,5 +1,14 @@
-import Foundation
+import FoundationEssentials
+import JuiceMakerCatalog
 import JuiceMakerKit
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Where the packs and string catalogs come from, in layers.
 ///
@@ -278,10 +287,8 @@ enum DataLayers {
     -> [String]
   {
     let directory = URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    else {
+    var status = stat()
+    guard stat(directory.path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
       if required {
         throw .unreadableDirectory(path: directory.path, reason: "no such directory")
       }
@@ -291,7 +298,7 @@ enum DataLayers {
     do {
       names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
     } catch {
-      throw .unreadableDirectory(path: directory.path, reason: error.localizedDescription)
+      throw .unreadableDirectory(path: directory.path, reason: FailureReason.of(error))
     }
     let files = names.filter { $0.hasSuffix(".xcstrings") && !$0.hasPrefix(".") }.sorted()
     if files.isEmpty && required {

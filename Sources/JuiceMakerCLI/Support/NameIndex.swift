@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import JuiceMakerCatalog
 import JuiceMakerKit
 
 /// Finds juices and fruits by id or by any localized name, ignoring case and spaces.
@@ -157,7 +158,7 @@ struct NameIndex: Sendable {
   /// ``normalized(_:)`` of any name: form C, lowercased, white space removed.
   static func normalizedGenerally(_ name: String) -> String {
     String(
-      name.precomposedStringWithCanonicalMapping.lowercased().unicodeScalars.filter {
+      name.canonicallyComposed.lowercased().unicodeScalars.filter {
         !$0.properties.isWhitespace
       })
   }

@@ -1,3 +1,5 @@
+import JuiceMakerCatalog
+
 /// Reads whole numbers from the command line, with the usage error each misreading earns.
 enum Quantity {
   /// What a number must be.
@@ -39,15 +41,5 @@ enum Quantity {
     default:
       return value
     }
-  }
-}
-
-extension String {
-  /// The text without leading and trailing spaces and tabs.
-  func trimmingWhitespace() -> String {
-    var scalars = Substring(self)
-    while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }
-    while let last = scalars.last, last == " " || last == "\t" { scalars.removeLast() }
-    return String(scalars)
   }
 }

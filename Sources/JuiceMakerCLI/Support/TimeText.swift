@@ -1,4 +1,13 @@
-import Foundation
+import FoundationEssentials
+import JuiceMakerCatalog
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Reads the times `history --since` takes, once, before any store sees them, so that
 /// every store gets the same instant or none.
@@ -27,12 +36,14 @@ enum TimeText {
   ///   - text: The time as given.
   ///   - option: The option, as messages name it.
   ///   - now: The present, for ages.
-  ///   - timeZone: The zone of local times.
+  ///   - offsets: The local clock's offset from UTC, in seconds, at an instant in seconds
+  ///     since 1970: ``localOffset(at:)``, the system's local time, unless told otherwise.
   /// - Returns: The date.
   /// - Throws: `CLIError.invalidTime` naming the text when it is not a time;
   ///   `.timeOutOfRange` when it is one outside the range.
   static func date(
-    from text: String, for option: String, now: Date = Date(), timeZone: TimeZone = .current
+    from text: String, for option: String, now: Date = Date(),
+    offsets: (Int64) -> Int64 = { Int64(localOffset(at: $0)) }
   ) throws(CLIError) -> Date {
     let trimmed = Array(text.trimmingWhitespace().utf8)
     let invalid = CLIError.invalidTime(value: text, option: option)
@@ -73,7 +84,7 @@ enum TimeText {
     }
     let instant: Int64
     if scanner.isAtEnd {
-      instant = localInstant(wall, in: timeZone)
+      instant = localInstant(wall, offsets: offsets)
     } else if scanner.skip("Z") || scanner.skip("z") {
       instant = wall
     } else if let sign: Int64 = scanner.skip("+") ? 1 : scanner.skip("-") ? -1 : nil {
@@ -98,10 +109,7 @@ enum TimeText {
 
   /// The instant a zone's clocks show `wall` (seconds since 1970 as if the zone were
   /// UTC): the later one in an overlap, the first instant after a gap.
-  static func localInstant(_ wall: Int64, in zone: TimeZone) -> Int64 {
-    func offset(_ instant: Int64) -> Int64 {
-      Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant))))
-    }
+  static func localInstant(_ wall: Int64, offsets offset: (Int64) -> Int64) -> Int64 {
     let offsets = Set([wall - 86400, wall, wall + 86400].map(offset))
     let valid = offsets.map { wall - $0 }.filter { offset($0) == wall - $0 }
     if let latest = valid.max() { return latest }
@@ -115,6 +123,77 @@ enum TimeText {
       if offset(middle) == later { after = middle } else { before = middle }
     }
     return after
+  }
+
+  /// The local clock's offset from UTC at an instant, in seconds, as the C library has it
+  /// from `TZ` or the system's zone: `32400` in Seoul, `-14400` in New York in summer.
+  ///
+  /// - Parameter instant: Seconds since 1970.
+  static func localOffset(at instant: Int64) -> Int {
+    _ = zoneRead
+    var time = time_t(clamping: instant)
+    var fields = tm()
+    guard localtime_r(&time, &fields) != nil else { return 0 }
+    return fields.tm_gmtoff
+  }
+
+  /// The C library's zone, read once before the first local time.
+  private static let zoneRead: Void = tzset()
+
+  /// How a time is written.
+  enum Style {
+    /// `2026-11-25`.
+    case date
+    /// `2026-11-25 09:00`.
+    case minute
+    /// `2026-11-25 09:00:00+09:00`, the offset always as hours and minutes.
+    case second
+    /// `2026-11-25T09:00:00+09:00`, ISO 8601, the offset always as hours and minutes.
+    case iso
+    /// `2026-11-25T00:00:00Z`, ISO 8601 in UTC.
+    case isoUTC
+  }
+
+  /// An instant as a clock `offset` seconds ahead of UTC shows it, to the second, its
+  /// fraction dropped.
+  ///
+  /// - Parameters:
+  ///   - date: The instant.
+  ///   - offset: The clock's offset from UTC, in seconds; ignored for ``Style/isoUTC``.
+  ///   - style: How to write it.
+  static func text(_ date: Date, offset: Int, style: Style) -> String {
+    let offset = style == .isoUTC ? 0 : offset
+    let seconds = Int64(date.timeIntervalSince1970.rounded(.down)) + Int64(offset)
+    let days = Int(seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400)
+    let secondOfDay = Int(seconds - Int64(days) * 86400)
+    let (year, month, day) = civilDate(daysSince1970: days)
+    func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
+    let dateText = "\(yearText)-\(two(month))-\(two(day))"
+    let (hour, minute, second) = (secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60)
+    let clock = "\(two(hour)):\(two(minute))"
+    let zone = "\(offset < 0 ? "-" : "+")\(two(abs(offset) / 3600)):\(two(abs(offset) / 60 % 60))"
+    switch style {
+    case .date: return dateText
+    case .minute: return "\(dateText) \(clock)"
+    case .second: return "\(dateText) \(clock):\(two(second))\(zone)"
+    case .iso: return "\(dateText)T\(clock):\(two(second))\(zone)"
+    case .isoUTC: return "\(dateText)T\(clock):\(two(second))Z"
+    }
+  }
+
+  /// The date of the proleptic Gregorian calendar some days after 1970-01-01: the inverse
+  /// of ``daysSince1970(year:month:day:)``.
+  static func civilDate(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
+    let shifted = days + 719_468
+    let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+    let dayOfEra = shifted - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let monthIndex = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+    let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
   }
 
   /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar.

@@ -1,4 +1,12 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A strict JSON (RFC 8259) parser over UTF-8 bytes that reports where it failed.
 ///

@@ -1,4 +1,12 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A JSON document parsed by `JSONParser`: its bytes and a flat list of its values.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 package import JuiceMakerCatalog
 import Synchronization
 
@@ -115,7 +115,7 @@ package struct Rush: Sendable {
         let collected = Mutex(
           (results: [ShopResult?](repeating: nil, count: shops), running: shops))
         for index in 0..<shops {
-          let thread = Thread {
+          let run: @Sendable () -> Void = {
             let result = shop(index)
             let all: [ShopResult]? = collected.withLock { collected in
               collected.results[index] = result
@@ -124,7 +124,8 @@ package struct Rush: Sendable {
             }
             if let all { finished.resume(returning: all) }
           }
-          thread.start()
+          // A shop the system has no thread left for runs on this one, after the others.
+          if !Threads.detach(run) { run() }
         }
       }
     case .tasks:

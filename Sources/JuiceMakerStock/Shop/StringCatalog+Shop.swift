@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 public import JuiceMakerLocalization
 
 // MARK: - Checking the catalog against the packs

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 public import JuiceMakerCatalog
 
 /// The one shared stock of fruit, safe to use from any thread.
@@ -418,9 +418,7 @@ public final class FruitStore: Sendable {
       watch.seen = max(watch.seen, newest ?? 0)
       watch.floor = max(watch.floor, newest ?? 0)
     }
-    let thread = Thread { [self] in watchChanges() }
-    thread.name = "FruitStore changes"
-    thread.start()
+    Threads.detach { [self] in watchChanges() }
   }
 
   /// The watcher thread: waits for changes and delivers the entries it has not seen.
@@ -454,7 +452,7 @@ public final class FruitStore: Sendable {
         }
       } catch {
         // A storage that cannot be read now is tried again after the interval.
-        Thread.sleep(forTimeInterval: Self.watchIntervalSeconds)
+        Threads.sleep(seconds: Self.watchIntervalSeconds)
       }
     }
   }

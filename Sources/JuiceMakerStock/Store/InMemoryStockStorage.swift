@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 public import JuiceMakerCatalog
 import Synchronization
 
@@ -136,7 +136,7 @@ public final class InMemoryStockStorage: StockStorage {
     let start = newest.load(ordering: .acquiring)
     let deadline = ContinuousClock.now + timeout
     while newest.load(ordering: .acquiring) == start, ContinuousClock.now < deadline {
-      Thread.sleep(forTimeInterval: 0.005)
+      Threads.sleep(seconds: 0.005)
     }
   }
 }

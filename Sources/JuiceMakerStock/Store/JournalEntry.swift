@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// One entry of a storage's journal: one operation, whether it changed the stock or
 /// was refused.

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// A storage that also holds a menu layer: packs and string catalogs published to the
 /// store, so every shop sharing it sells the same menu.

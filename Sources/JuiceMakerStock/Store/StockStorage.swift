@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 public import JuiceMakerCatalog
 
 /// Where a `FruitStore` keeps its stock levels and its journal: in memory, in an

@@ -1,4 +1,4 @@
-package import Foundation
+package import FoundationEssentials
 package import JuiceMakerCatalog
 
 /// One journal entry in the columns every persistent storage keeps: the one journal

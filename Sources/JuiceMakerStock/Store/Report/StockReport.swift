@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 public import JuiceMakerCatalog
 
 /// What a report asks for: how to group orders, and which orders.

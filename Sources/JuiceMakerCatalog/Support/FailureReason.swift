@@ -1,0 +1,49 @@
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The words for why a file operation failed, as the system says them: `No such file or
+/// directory`, `Permission denied`.
+package enum FailureReason {
+  /// The reason of an error a file operation of `FoundationEssentials` threw: the system's
+  /// words for the error beneath it, or what the error says of itself.
+  package static func of(_ error: any Error) -> String {
+    if let posix = error as? POSIXError { return describing(posix) }
+    guard let cocoa = error as? CocoaError else { return "\(error)" }
+    if let posix = cocoa.underlying as? POSIXError { return describing(posix) }
+    switch cocoa.code {
+    case .fileReadInapplicableStringEncoding, .fileReadCorruptFile: return "it is not UTF-8 text"
+    case .fileReadNoSuchFile, .fileNoSuchFile: return String(cString: strerror(ENOENT))
+    case .fileReadNoPermission, .fileWriteNoPermission: return String(cString: strerror(EACCES))
+    default: return "error \(cocoa.code.rawValue)"
+    }
+  }
+
+  private static func describing(_ error: POSIXError) -> String {
+    String(cString: strerror(error.code.rawValue))
+  }
+}
+
+extension StringProtocol {
+  /// The text without leading and trailing spaces and tabs.
+  package func trimmingWhitespace() -> String {
+    var text = Substring(self)
+    while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
+    while let last = text.last, last == " " || last == "\t" { text.removeLast() }
+    return String(text)
+  }
+
+  /// The text without leading and trailing white space and line breaks of any kind.
+  package func trimmingWhitespaceAndNewlines() -> String {
+    var text = Substring(self)
+    while text.first?.isWhitespace == true { text.removeFirst() }
+    while text.last?.isWhitespace == true { text.removeLast() }
+    return String(text)
+  }
+}
