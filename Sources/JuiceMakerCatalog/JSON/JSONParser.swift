@@ -86,13 +86,6 @@ package struct JSONParser {
     self.keepsLastDuplicate = keepsLastDuplicate
     self.skips = skips
     self.skipDepths = skipDepths
-    // Room for as many values as a document of this size usually has (packs and catalogs
-    // spend 7 to 25 bytes on each), and for all of its strings unescaped, so that a large
-    // document is not copied as it grows. Memory reserved and never written is never
-    // touched.
-    tokens.reserve(bytes.count / 6 + 16)
-    children.reserve(bytes.count / 6 + 16)
-    unescaped.reserveCapacity(bytes.count)
   }
 
   /// Frees the memory of a parse no document took over.
@@ -222,9 +215,11 @@ package struct JSONParser {
       lineStart = 3
     }
     // Room for a token every 4 bytes and a child every 8, more than packs and catalogs
-    // hold, so that the arrays are not copied as they grow; pages never touched cost nothing.
+    // hold, and for every string unescaped, so that the arrays are not copied as they grow;
+    // pages never touched cost nothing.
     tokens.reserve(bytes.count / 4 + 16)
     children.reserve(bytes.count / 8 + 16)
+    unescaped.reserveCapacity(bytes.count)
     skipWhitespace()
     if offset == bytes.count {
       throw fail("the file is empty; expected a JSON object")
