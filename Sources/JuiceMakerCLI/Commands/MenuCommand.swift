@@ -42,17 +42,11 @@ struct MenuCommand: Command {
     let priceWidth = prices.map(\.displayWidth).max() ?? 0
     let lines = Lines(
       menu: menu, makeable: makeable, names: names, width: width, prices: prices,
-      priceWidth: priceWidth,
-      texts: texts, parts: parts)
+      priceWidth: priceWidth, texts: texts, parts: parts)
     for batch in stride(from: 0, to: menu.count, by: Self.batchSize) {
       let juices = batch..<min(batch + Self.batchSize, menu.count)
-      let runs = Self.runs(of: juices, parts: parts)
-      var text = Self.concurrently(runs) { run in lines.text(of: run) }
-        .joined()
-      guard !text.isEmpty else { continue }
-      // Written as it is, rather than copied to add its last newline.
-      context.output.write(text)
-      text = ""
+      let text = Self.concurrently(Self.runs(of: juices, parts: parts), lines.text).joined()
+      if !text.isEmpty { context.output.write(text) }
     }
   }
 
@@ -87,8 +81,7 @@ struct MenuCommand: Command {
 
     init(
       menu: [Juice], makeable: [Int], names: [String], width: Int, prices: [String],
-      priceWidth: Int,
-      texts: Texts, parts: Int
+      priceWidth: Int, texts: Texts, parts: Int
     ) {
       (self.menu, self.makeable, self.names, self.width) = (menu, makeable, names, width)
       (self.prices, self.priceWidth, self.texts) = (prices, priceWidth, texts)
