@@ -245,10 +245,18 @@ extension LocalizedArgument {
     switch self {
     case .string(let text): text.utf8.count
     case .int(let number):
-      sequence(first: number.magnitude) { $0 >= 10 ? $0 / 10 : nil }.reduce(number < 0 ? 1 : 0) {
-        total, _ in total + 1
-      }
+      (number < 0 ? 1 : 0) + digitCount(number.magnitude)
     case .double: 24
     }
+  }
+
+  /// The decimal digits of a whole number.
+  private func digitCount(_ number: UInt) -> Int {
+    var (digits, rest) = (1, number)
+    while rest >= 10 {
+      rest /= 10
+      digits += 1
+    }
+    return digits
   }
 }

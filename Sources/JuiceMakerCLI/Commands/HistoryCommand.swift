@@ -124,8 +124,7 @@ struct HistoryCommand: Command {
   /// A time as `history` shows it: local, to the second, with its offset, which UTC's
   /// is too (`+00:00`), so every row shows its offset the same way.
   static func localTime(_ date: Date) -> String {
-    let offset = TimeText.localOffset(at: Int64(date.timeIntervalSince1970.rounded(.down)))
-    return TimeText.text(date, offset: offset, style: .second)
+    TimeText.text(date, offset: TimeText.localOffset(at: date), style: .second)
   }
 }
 

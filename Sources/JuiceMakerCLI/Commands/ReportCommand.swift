@@ -42,8 +42,7 @@ struct ReportCommand: Command {
     query = ReportQuery(
       by: try line.value(Self.byOption) ?? .juice, since: since, until: until,
       editor: context.global.shopGiven ? context.global.shop : nil,
-      utcOffset: TimeText.localOffset(
-        at: Int64((since ?? until ?? Date()).timeIntervalSince1970.rounded(.down))))
+      utcOffset: TimeText.localOffset(at: since ?? until ?? Date()))
   }
 
   func run(input: inout any LineInput) throws(CLIError) {

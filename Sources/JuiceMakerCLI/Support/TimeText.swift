@@ -137,6 +137,11 @@ enum TimeText {
     return fields.tm_gmtoff
   }
 
+  /// The local clock's offset from UTC at a date, its fraction of a second dropped.
+  static func localOffset(at date: Date) -> Int {
+    localOffset(at: Int64(date.timeIntervalSince1970.rounded(.down)))
+  }
+
   /// The C library's zone, read once before the first local time.
   private static let zoneRead: Void = tzset()
 
