@@ -77,6 +77,8 @@ package struct JSONParser {
   /// The children of the objects and arrays being parsed, the innermost's last; each moves
   /// to `children` in one run once its container closes.
   private var open: [UInt32] = []
+  /// Where the document's lines start, once a repeated key needs a line named.
+  private var lines: LineTable?
 
   private init(
     bytes: UnsafeBufferPointer<UInt8>, keepsLastDuplicate: Bool,
@@ -206,9 +208,8 @@ package struct JSONParser {
   }
 
   private mutating func parseDocument() throws(Failure) {
-    // Offsets, lengths, lines and columns are held in 32 bits.
-    guard bytes.count < Int(UInt32.max) else {
-      throw fail("the document is larger than 4 GiB")
+    guard bytes.count < Token.documentLimit else {
+      throw fail("the document is larger than \(Token.documentLimit >> 20) MiB")
     }
     if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
       offset = 3
@@ -262,13 +263,17 @@ package struct JSONParser {
   }
 
   /// A token of `kind` that starts here.
-  private func token(_ kind: Token.Kind, first: Int = 0, count: Int = 0, escaped: Bool = false)
-    -> Token
-  {
+  private func token(_ kind: Token.Kind, first: Int = 0, count: Int = 0) -> Token {
     Token(
-      kind: kind, escaped: escaped, line: UInt32(truncatingIfNeeded: line),
-      column: UInt32(truncatingIfNeeded: column), first: UInt32(truncatingIfNeeded: first),
+      kind: kind, offset: offset, first: UInt32(truncatingIfNeeded: first),
       count: UInt32(truncatingIfNeeded: count))
+  }
+
+  /// The 1-based line and column of the byte at `offset`, for a repeated key.
+  private mutating func position(of offset: Int) -> (line: Int, column: Int) {
+    let table = lines ?? LineTable(bytes)
+    lines = table
+    return table.position(of: offset)
   }
 
   /// Parses one value and appends its token, then its children's.
@@ -359,13 +364,13 @@ package struct JSONParser {
       }
       let key = tokens.count
       let span = try appendString()
-      let keyToken = tokens[key]
       let hash = seen.isHashing ? withKeyBytes(span, KeyTable.hash) : 0
       let earlier = findKey(span, hash: hash, from: base, in: seen)
       if earlier != nil, !keepsLastDuplicate {
+        let (line, column) = position(of: tokens[key].offset)
         throw Failure(
           reason: "the key \"\(text(of: span).abridgedInProblem)\" appears twice in one object",
-          line: Int(keyToken.line), column: Int(keyToken.column))
+          line: line, column: column)
       }
       skipWhitespace()
       guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else {
@@ -386,10 +391,11 @@ package struct JSONParser {
       }
       if let earlier {
         let dropped = Int(open[base + earlier])
+        let (line, column) = position(of: tokens[key].offset)
         duplicates.append(
           DuplicateKey(
-            key: text(of: span), line: Int(keyToken.line), column: Int(keyToken.column),
-            droppedLine: Int(tokens[dropped + 1].line)))
+            key: text(of: span), line: line, column: column,
+            droppedLine: position(of: tokens[dropped + 1].offset).line))
         open[base + earlier] = UInt32(truncatingIfNeeded: key)
       } else {
         open.append(UInt32(truncatingIfNeeded: key))

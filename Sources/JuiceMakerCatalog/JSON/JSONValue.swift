@@ -18,7 +18,8 @@ import FoundationEssentials
 /// It is `Sendable` as it is never changed once parsed: the memory its pointers own is
 /// written only by the parser, before the document is made, and freed when it goes.
 package final class JSONDocument: @unchecked Sendable {
-  /// One value, or one object key, in the order the document writes them.
+  /// One value, or one object key, in the order the document writes them: twelve bytes,
+  /// for a document has a token every few bytes and each one is written, then read again.
   @usableFromInline
   struct Token: Sendable, BitwiseCopyable {
     @usableFromInline
@@ -28,26 +29,39 @@ package final class JSONDocument: @unchecked Sendable {
       case standIn
     }
 
-    @usableFromInline var kind: Kind
-    /// For a string: whether its bytes are in `unescaped` rather than the document.
-    @usableFromInline var escaped: Bool
-    /// The 1-based line and column (in bytes) where the value starts.
-    @usableFromInline var line: UInt32
-    @usableFromInline var column: UInt32
+    /// The documents whose offsets fit in a token are smaller than this.
+    static let documentLimit = 1 << 28
+    @usableFromInline static let escapedBit: UInt32 = 1 << 28
+    @usableFromInline static let offsetMask: UInt32 = 1 << 28 - 1
+
+    /// The kind in the top three bits, whether a string is escaped in the next, and the
+    /// offset of the value's first byte in the document in the rest.
+    @usableFromInline var head: UInt32
     /// A string's or number's first byte; an object's or array's first child in `children`.
     @usableFromInline var first: UInt32
     /// A string's or number's length in bytes; an object's or array's number of children.
     @usableFromInline var count: UInt32
 
     @usableFromInline
-    init(kind: Kind, escaped: Bool, line: UInt32, column: UInt32, first: UInt32, count: UInt32) {
-      self.kind = kind
-      self.escaped = escaped
-      self.line = line
-      self.column = column
+    init(kind: Kind, offset: Int, first: UInt32, count: UInt32) {
+      head = UInt32(kind.rawValue) << 29 | UInt32(truncatingIfNeeded: offset) & Self.offsetMask
       self.first = first
       self.count = count
     }
+
+    @inlinable var kind: Kind {
+      // Every three-bit value is a kind.
+      Kind(rawValue: UInt8(truncatingIfNeeded: head >> 29)) ?? .standIn
+    }
+
+    /// For a string: whether its bytes are in `unescaped` rather than the document.
+    @inlinable var escaped: Bool {
+      get { head & Self.escapedBit != 0 }
+      set { head = newValue ? head | Self.escapedBit : head & ~Self.escapedBit }
+    }
+
+    /// Where the value starts in the document, in bytes.
+    @inlinable var offset: Int { Int(head & Self.offsetMask) }
   }
 
   /// The document as given.
@@ -141,10 +155,17 @@ package struct JSONNode: Sendable {
 
   /// The value.
   @inlinable package var value: JSONValue { document.value(at: index) }
-  /// The 1-based line where the value starts.
-  @inlinable package var line: Int { Int(document.tokens[index].line) }
-  /// The 1-based column (in bytes) where the value starts.
-  @inlinable package var column: Int { Int(document.tokens[index].column) }
+  /// The 1-based line where the value starts, found by reading the document up to it: for
+  /// a problem's message.
+  package var line: Int { position.line }
+  /// The 1-based column (in bytes) where the value starts; see ``line``.
+  package var column: Int { position.column }
+
+  private var position: (line: Int, column: Int) {
+    document.bytes.withUnsafeBufferPointer {
+      LineTable($0).position(of: document.tokens[index].offset)
+    }
+  }
 
   /// Calls `body` with the UTF-8 of the value when it is a string, without building the
   /// `String`; `nil` when it is not a string.
