@@ -162,7 +162,7 @@ extension Catalog {
       let outcome = PackDecoder.decode(bytes, file: name)
       if let cache, let key, outcome.1.isEmpty {
         let pack = outcome.0
-        cache.storeLater(.pack, source: key) { pack.compiled() }
+        cache.storeLater(.pack, source: key) { pack.compiled(capacity: key.size) }
       }
       return outcome
     }

@@ -104,23 +104,13 @@ public struct CompiledCache: Sendable {
   ///   - body: The compiled contents.
   package func store(_ kind: CompiledForm.Kind, source: (hash: UInt64, size: Int), body: [UInt8]) {
     guard Self.makeDirectory(directory), Self.isPrivate(directory, directory: true) else { return }
-    let bytes = CompiledForm.file(kind: kind, source: source, body: body)
+    let header = CompiledForm.header(kind: kind, source: source, body: body)
     let final = path(kind, source: source)
     let temporary =
       directory + "/.tmp-" + String(getpid()) + "-" + String(UInt32.random(in: 0...UInt32.max))
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
     guard descriptor >= 0 else { return }
-    var written = 0
-    let complete = bytes.withUnsafeBytes { buffer in
-      while written < buffer.count {
-        let count = write(
-          descriptor, buffer.baseAddress.map { $0 + written }, buffer.count - written)
-        if count < 0 && errno == EINTR { continue }
-        guard count > 0 else { return false }
-        written += count
-      }
-      return true
-    }
+    let complete = Self.writeAll(header, to: descriptor) && Self.writeAll(body, to: descriptor)
     guard close(descriptor) == 0, complete, rename(temporary, final) == 0 else {
       unlink(temporary)
       return
@@ -142,6 +132,21 @@ public struct CompiledCache: Sendable {
     let cache = self
     Self.writing.async(group: Self.pending) {
       cache.store(kind, source: source, body: body())
+    }
+  }
+
+  /// Writes all of `bytes` to `descriptor`; `false` when it could not.
+  private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+    bytes.withUnsafeBytes { buffer in
+      var written = 0
+      while written < buffer.count {
+        let count = write(
+          descriptor, buffer.baseAddress.map { $0 + written }, buffer.count - written)
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else { return false }
+        written += count
+      }
+      return true
     }
   }
 

@@ -34,7 +34,7 @@ package enum CompiledForm {
     package init() {}
   }
 
-  /// A compiled file's bytes: the header, then `body`.
+  /// A compiled file's bytes: ``header(kind:source:body:)``, then `body`.
   ///
   /// - Parameters:
   ///   - kind: What the body is.
@@ -43,15 +43,27 @@ package enum CompiledForm {
   package static func file(kind: Kind, source: (hash: UInt64, size: Int), body: [UInt8])
     -> [UInt8]
   {
-    // The header takes well under 64 bytes: the body is not copied twice.
-    var writer = CompiledWriter(capacity: body.count + 64)
+    header(kind: kind, source: source, body: body) + body
+  }
+
+  /// What a compiled file holds before its body: the kind, the format version, the source's
+  /// hash and size, and the body's hash and size. The cache writes it beside the body, which
+  /// it does not copy.
+  ///
+  /// - Parameters:
+  ///   - kind: What the body is.
+  ///   - source: The content hash and size of the file compiled.
+  ///   - body: The compiled contents.
+  package static func header(kind: Kind, source: (hash: UInt64, size: Int), body: [UInt8])
+    -> [UInt8]
+  {
+    var writer = CompiledWriter(capacity: 64)
     writer.raw(Array("JMC".utf8) + [kind.rawValue])
     writer.integer(formatVersion)
     writer.raw(hex(source.hash))
     writer.integer(source.size)
     body.withUnsafeBytes { writer.raw(hex(ContentHash.xxh64($0))) }
     writer.integer(body.count)
-    writer.raw(body)
     return writer.bytes
   }
 

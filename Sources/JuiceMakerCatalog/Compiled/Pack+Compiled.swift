@@ -3,8 +3,11 @@ extension Pack {
   ///
   /// The currency, then each fruit (id, initial stock, limits) and each juice (id, price as
   /// written, ingredients), in written order.
-  func compiled() -> [UInt8] {
-    var writer = CompiledWriter()
+  ///
+  /// - Parameter capacity: Room to make at once, such as the size of the JSON it was read
+  ///   from, which is larger than its compiled form: the form is not copied as it grows.
+  func compiled(capacity: Int = 0) -> [UInt8] {
+    var writer = CompiledWriter(capacity: capacity)
     writer.optional(currency?.code)
     writer.integer(fruitEntries.count)
     for entry in fruitEntries {
