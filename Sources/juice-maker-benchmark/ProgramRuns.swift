@@ -29,6 +29,33 @@ struct ProgramRuns {
     return Samples(walls)
   }
 
+  /// Starts a program `options.starts` times in each of several ways, taking the ways in
+  /// turn, after two untimed starts of each: figures compared with one another are then
+  /// taken under the same load, however the machine's load drifts.
+  ///
+  /// - Parameters:
+  ///   - program: The program's path.
+  ///   - arguments: Its arguments.
+  ///   - ways: Run before each start of each way, untimed, such as emptying a cache.
+  /// - Returns: Milliseconds of wall time of each timed start, one set for each way.
+  /// - Throws: `BenchmarkError.wrongResult` when a start does not exit 0.
+  func alternatingWallTimes(
+    _ program: String, _ arguments: [String], ways: [() -> Void]
+  ) throws(BenchmarkError) -> [Samples] {
+    var walls = Array(repeating: [Double](), count: ways.count)
+    for index in 0..<(options.starts + 2) {
+      for (way, before) in ways.enumerated() {
+        before()
+        let run = try ChildProcess.run(program, arguments)
+        guard run.status == 0 else {
+          throw .wrongResult("\(program) \(arguments.joined(separator: " ")) exited \(run.status)")
+        }
+        if index >= 2 { walls[way].append(run.wall.seconds * 1000) }
+      }
+    }
+    return walls.map { Samples($0) }
+  }
+
   /// Starts a program `options.runs` times through the benchmark's `--child launch` mode,
   /// whose small fork is all that can overstate the program's peak (see `ChildMode`).
   ///
