@@ -76,7 +76,7 @@ package struct JSONParser {
   private var standIns: [JSONValue] = []
   /// The children of the objects and arrays being parsed, the innermost's last; each moves
   /// to `children` in one run once its container closes.
-  private var open: [UInt32] = []
+  private var open = PlainBuffer<UInt32>(capacity: 64)
   /// Where the document's lines start, once a repeated key needs a line named.
   private var lines: LineTable?
 
@@ -94,6 +94,7 @@ package struct JSONParser {
   private func release() {
     tokens.deallocate()
     children.deallocate()
+    open.deallocate()
   }
 
   /// Parses one JSON document.
@@ -193,7 +194,8 @@ package struct JSONParser {
         skipDepths: skipping?.depths ?? 0)
       do throws(Failure) {
         try parser.parseDocument()
-        // The document owns the parser's memory from here.
+        // The document owns the parser's memory from here, but for the open children.
+        parser.open.deallocate()
         let document = JSONDocument(
           bytes: data, tokens: parser.tokens, children: parser.children,
           unescaped: parser.unescaped, standIns: parser.standIns)
@@ -338,7 +340,8 @@ package struct JSONParser {
   private mutating func close(_ container: Int, openedAt base: Int) {
     tokens[container].first = UInt32(truncatingIfNeeded: children.count)
     tokens[container].count = UInt32(truncatingIfNeeded: open.count - base)
-    children.append(contentsOf: open[base...])
+    children.append(
+      contentsOf: UnsafeBufferPointer(start: open.base + base, count: open.count - base))
     open.removeLast(open.count - base)
     offset += 1
     depth -= 1
@@ -494,7 +497,7 @@ package struct JSONParser {
           guard let otherBase = other.baseAddress, let keyBase = key.baseAddress else {
             return true
           }
-          return memcmp(otherBase, keyBase, key.count) == 0
+          return Bytes.equal(otherBase, keyBase, count: key.count)
         }
       }
       guard table.isHashing else { return (0..<open.count - base).first(where: matches) }

@@ -336,7 +336,7 @@ package struct JSONObject: JSONRun, Sendable {
     withKeyUTF8(at: position) { key in
       guard let keyBase = key.baseAddress else { return nil }
       for (index, name) in names.enumerated() where name.utf8CodeUnitCount == key.count {
-        if memcmp(name.utf8Start, keyBase, key.count) == 0 { return index }
+        if Bytes.equal(name.utf8Start, keyBase, count: key.count) { return index }
       }
       return nil
     }
@@ -397,15 +397,19 @@ struct PlainBuffer<Element: BitwiseCopyable> {
     count += 1
   }
 
-  mutating func append(contentsOf elements: ArraySlice<Element>) {
+  mutating func append(contentsOf elements: UnsafeBufferPointer<Element>) {
     if count + elements.count > capacity {
       grow(to: Swift.max(capacity * 2, count + elements.count))
     }
-    elements.withUnsafeBufferPointer { source in
-      guard let sourceBase = source.baseAddress else { return }
-      (base + count).initialize(from: sourceBase, count: source.count)
+    if let source = elements.baseAddress {
+      (base + count).initialize(from: source, count: elements.count)
     }
     count += elements.count
+  }
+
+  /// Forgets the last `k` values.
+  mutating func removeLast(_ k: Int) {
+    count -= k
   }
 
   subscript(position: Int) -> Element {
@@ -424,5 +428,19 @@ struct PlainBuffer<Element: BitwiseCopyable> {
     base.deallocate()
     base = grown
     capacity = newCapacity
+  }
+}
+
+/// Comparisons of bytes in memory.
+enum Bytes {
+  /// Whether `count` bytes at `first` and `second` are the same: a loop for the few bytes
+  /// of a key, where calling `memcmp` costs more than comparing.
+  @inline(__always)
+  static func equal(
+    _ first: UnsafePointer<UInt8>, _ second: UnsafePointer<UInt8>, count: Int
+  ) -> Bool {
+    guard count <= 16 else { return memcmp(first, second, count) == 0 }
+    for offset in 0..<count where first[offset] != second[offset] { return false }
+    return true
   }
 }
