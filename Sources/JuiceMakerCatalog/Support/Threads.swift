@@ -1,3 +1,5 @@
+import CThreadPlacement
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -15,20 +17,31 @@
 package enum Threads {
   /// Runs `body` on a new thread of its own, which ends when `body` returns.
   ///
+  /// On Linux the thread starts on another core than the caller's: placed on the caller's
+  /// busy core, a new thread can wait a whole scheduler slice, milliseconds, before it
+  /// runs, while another core sits idle. Once running it may move to any core.
+  ///
   /// - Returns: Whether the thread started; when it did not, `body` was not run.
   @discardableResult
   package static func detach(_ body: @escaping @Sendable () -> Void) -> Bool {
-    let work = Unmanaged.passRetained(Work(body)).toOpaque()
+    var attributes = pthread_attr_t()
+    guard pthread_attr_init(&attributes) == 0 else { return false }
+    defer { pthread_attr_destroy(&attributes) }
+    let work = Work(body)
+    work.restoresCores = juice_start_elsewhere(&attributes, &work.cores) == 1
+    let argument = Unmanaged.passRetained(work).toOpaque()
     var thread = pthread_t()
     let started = pthread_create(
-      &thread, nil,
+      &thread, &attributes,
       { argument in
         guard let argument else { return nil }
-        Unmanaged<Work>.fromOpaque(argument).takeRetainedValue().body()
+        let work = Unmanaged<Work>.fromOpaque(argument).takeRetainedValue()
+        if work.restoresCores { juice_allow_cores(&work.cores) }
+        work.body()
         return nil
-      }, work)
+      }, argument)
     guard started == 0 else {
-      Unmanaged<Work>.fromOpaque(work).release()
+      Unmanaged<Work>.fromOpaque(argument).release()
       return false
     }
     pthread_detach(thread)
@@ -46,9 +59,14 @@ package enum Threads {
     }
   }
 
-  /// The work a new thread runs.
-  private final class Work: Sendable {
+  /// The work a new thread runs, and the cores it may run on once started.
+  ///
+  /// It is `Sendable` as the thread that makes it sets its cores before the new thread
+  /// starts, and only the new thread reads them after.
+  private final class Work: @unchecked Sendable {
     let body: @Sendable () -> Void
+    var cores = juice_cores()
+    var restoresCores = false
     init(_ body: @escaping @Sendable () -> Void) { self.body = body }
   }
 }
