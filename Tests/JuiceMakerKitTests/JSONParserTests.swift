@@ -35,6 +35,34 @@ struct JSONParserTests {
     #expect(value == expected)
   }
 
+  /// The parser reads a string eight bytes at a time up to its first quote, backslash or
+  /// control character: each is found wherever it falls in a word.
+  @Test(arguments: 0..<20)
+  func whatEndsOrBreaksAStringIsFoundAtAnyOffset(length: Int) throws {
+    let plain = String(repeating: "a", count: length)
+    func value(_ written: String) throws -> String? {
+      let root = try JSONParser.parse(Array("{\"k\": \"\(written)\"}".utf8))
+      guard case .object(let members) = root.value, case .string(let value) = members[0].node.value
+      else { return nil }
+      return value
+    }
+    #expect(try value(plain) == plain)
+    #expect(try value(plain + #"\nbc"#) == plain + "\nbc")
+    #expect(try value(plain + "é" + plain) == plain + "é" + plain)
+    #expect(try value("é" + plain + #"\"q"#) == "é" + plain + "\"q")
+    let control = Array("{\"k\": \"\(plain)".utf8) + [0x01] + Array("\"}".utf8)
+    let controlFailure = try #require(throws: JSONParser.Failure.self) {
+      try JSONParser.parse(control)
+    }
+    #expect(controlFailure.reason == "a control character (byte 0x1) must be escaped in a string")
+    #expect(controlFailure.column == 8 + length)
+    let invalid = Array("{\"k\": \"\(plain)".utf8) + [0xFF] + Array("bcdefghij\"}".utf8)
+    let invalidFailure = try #require(throws: JSONParser.Failure.self) {
+      try JSONParser.parse(invalid)
+    }
+    #expect(invalidFailure.reason == "the string holds bytes that are not valid UTF-8")
+  }
+
   @Test(
     arguments: [
       #"{"a": {"b": [1, 2,]}}"#, #"{"a": {"b": tru}}"#, #"{"a": {"b" 1}}"#, #"{"a": {"b": 01}}"#,

@@ -698,7 +698,27 @@ package struct JSONParser {
     offset += 1
     let start = offset
     var ascii = true
-    // Fast path: no escapes.
+    // Fast path: no escapes, eight bytes at a time up to the first that ends the string,
+    // starts an escape or is a control character; the loop below takes it from there.
+    if let base = bytes.baseAddress {
+      while offset + 8 <= bytes.count {
+        let word = UInt64(
+          littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
+        let stops =
+          Self.zeroBytes(word ^ 0x2222_2222_2222_2222)
+          | Self.zeroBytes(word ^ 0x5C5C_5C5C_5C5C_5C5C)
+          | (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080
+        if stops != 0 {
+          // Bytes below the first stop are ordinary; a later flag may be a borrow's.
+          let before = stops.trailingZeroBitCount / 8
+          if word & 0x8080_8080_8080_8080 & (1 << (before * 8) &- 1) != 0 { ascii = false }
+          offset += before
+          break
+        }
+        if word & 0x8080_8080_8080_8080 != 0 { ascii = false }
+        offset += 8
+      }
+    }
     while offset < bytes.count {
       let byte = bytes[offset]
       if byte == UInt8(ascii: "\"") {
@@ -742,6 +762,13 @@ package struct JSONParser {
       }
     }
     throw fail("the document ends inside a string")
+  }
+
+  /// The high bit of each byte of `word` that is zero, and perhaps of bytes above the
+  /// first such byte; 0 when none is.
+  @inline(__always)
+  private static func zeroBytes(_ word: UInt64) -> UInt64 {
+    (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
   }
 
   /// Whether the bytes are valid UTF-8 (RFC 3629): no overlong forms, surrogates, or scalars
