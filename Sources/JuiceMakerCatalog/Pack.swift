@@ -293,7 +293,7 @@ struct PackDecoder {
     _ node: JSONNode, at path: @autoclosure () -> String, allowed: [StaticString],
     required: Int = 0
   ) -> JSONObject? {
-    guard case .object(let members) = node.value else {
+    guard let members = node.objectMembers else {
       report(path(), .wrongType(expected: "an object", found: node.value.kindName))
       return nil
     }
@@ -327,7 +327,7 @@ struct PackDecoder {
   private mutating func array(_ node: JSONNode, at path: @autoclosure () -> String)
     -> JSONArray?
   {
-    guard case .array(let elements) = node.value else {
+    guard let elements = node.arrayElements else {
       report(path(), .wrongType(expected: "an array", found: node.value.kindName))
       return nil
     }

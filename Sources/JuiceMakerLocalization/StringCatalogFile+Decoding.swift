@@ -529,13 +529,13 @@ extension CompiledWriter {
 extension JSONNode {
   /// The members of an object.
   fileprivate func object() throws(StructureFailure) -> JSONObject {
-    guard case .object(let members) = value else { throw mismatch("an object") }
+    guard let members = objectMembers else { throw mismatch("an object") }
     return members
   }
 
   /// The elements of an array.
   fileprivate func array() throws(StructureFailure) -> JSONArray {
-    guard case .array(let elements) = value else { throw mismatch("an array") }
+    guard let elements = arrayElements else { throw mismatch("an array") }
     return elements
   }
 

@@ -167,6 +167,23 @@ package struct JSONNode: Sendable {
     }
   }
 
+  /// The members when the value is an object, read without building the value for any
+  /// other kind; `nil` when it is not an object.
+  @inlinable package var objectMembers: JSONObject? {
+    let token = document.tokens[index]
+    if token.kind == .object { return JSONObject(document: document, token: token) }
+    guard token.kind == .standIn, case .object(let members) = value else { return nil }
+    return members
+  }
+
+  /// The elements when the value is an array; see ``objectMembers``.
+  @inlinable package var arrayElements: JSONArray? {
+    let token = document.tokens[index]
+    if token.kind == .array { return JSONArray(document: document, token: token) }
+    guard token.kind == .standIn, case .array(let elements) = value else { return nil }
+    return elements
+  }
+
   /// Calls `body` with the UTF-8 of the value when it is a string, without building the
   /// `String`; `nil` when it is not a string.
   package func withStringUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
