@@ -78,6 +78,9 @@ public struct CompiledCache: Sendable {
     let size = Int(status.st_size)
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 8)
     defer { buffer.deallocate() }
+    // Touched here, so its pages are made before `read` copies into them: a page made
+    // inside `read` costs more, most of all while the other loader reads too.
+    buffer.initializeMemory(as: UInt8.self, repeating: 0)
     var filled = 0
     while filled < size {
       let count = read(descriptor, buffer.baseAddress.map { $0 + filled }, size - filled)
