@@ -30,16 +30,21 @@ package enum Threads {
     let work = Work(body)
     work.restoresCores = juice_start_elsewhere(&attributes, &work.cores) == 1
     let argument = Unmanaged.passRetained(work).toOpaque()
+    let run: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = {
+      argument in
+      guard let argument else { return nil }
+      let work = Unmanaged<Work>.fromOpaque(argument).takeRetainedValue()
+      if work.restoresCores { juice_allow_cores(&work.cores) }
+      work.body()
+      return nil
+    }
     var thread = pthread_t()
-    let started = pthread_create(
-      &thread, &attributes,
-      { argument in
-        guard let argument else { return nil }
-        let work = Unmanaged<Work>.fromOpaque(argument).takeRetainedValue()
-        if work.restoresCores { juice_allow_cores(&work.cores) }
-        work.body()
-        return nil
-      }, argument)
+    var started = pthread_create(&thread, &attributes, run, argument)
+    // A system that refuses the placement still gets its thread, wherever it starts.
+    if started != 0, work.restoresCores {
+      work.restoresCores = false
+      started = pthread_create(&thread, nil, run, argument)
+    }
     guard started == 0 else {
       Unmanaged<Work>.fromOpaque(argument).release()
       return false
