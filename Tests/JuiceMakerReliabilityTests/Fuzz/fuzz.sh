@@ -42,9 +42,15 @@ flags="-parse-as-library -package-name JuiceMaker -sanitize=fuzzer,address -g
   -enable-upcoming-feature ExistentialAny
   -enable-upcoming-feature MemberImportVisibility
   -enable-upcoming-feature InternalImportsByDefault"
+# The C module the catalog's threads start with, as SwiftPM builds it: its module map is
+# found under -I, and its object is linked in.
+placement=$root/Sources/CThreadPlacement
+clang -c -g -fsanitize=address -I "$placement/include" "$placement/placement.c" \
+  -o "$modules/placement.o"
+flags="$flags -I $placement/include"
 # The modules the fuzzed one imports, each a static library; the entry point is compiled
 # into the fuzzed module itself, so it sees the module's internals.
-libraries=
+libraries=$modules/placement.o
 for name in $imports; do
   # shellcheck disable=SC2046,SC2086
   swiftc -module-name "$name" $flags -I "$modules" -emit-library -static \
