@@ -45,7 +45,7 @@ flags="-parse-as-library -package-name JuiceMaker -sanitize=fuzzer,address -g
 # The C module the catalog's threads start with, as SwiftPM builds it: its module map is
 # found under -I, and its object is linked in.
 placement=$root/Sources/CThreadPlacement
-clang -c -g -fsanitize=address -I "$placement/include" "$placement/placement.c" \
+clang -c -g -I "$placement/include" "$placement/placement.c" \
   -o "$modules/placement.o"
 flags="$flags -I $placement/include"
 # The modules the fuzzed one imports, each a static library; the entry point is compiled
