@@ -171,8 +171,7 @@ private struct StructureFailure: Error {
   /// A failure of a value, before its path is known.
   init(_ reason: String, at node: JSONNode) {
     self.reason = reason
-    self.line = node.line
-    self.column = node.column
+    (line, column) = node.position
     self.reversedPath = []
   }
 

@@ -35,6 +35,21 @@ struct JSONParserTests {
     #expect(value == expected)
   }
 
+  /// A failure's line and column count bytes from the start of its line, the first line's
+  /// after a byte order mark.
+  @Test(
+    arguments: [
+      ([0xEF, 0xBB, 0xBF] + Array(#"{"a": x}"#.utf8), 1, 7),
+      ([0xEF, 0xBB, 0xBF] + Array("{\n  \"a\": tru}".utf8), 2, 8),
+      (Array("{\r\n\"a\":\n\n  [1,,2]}".utf8), 4, 6),
+    ])
+  func aFailureNamesItsLineAndColumn(document: [UInt8], line: Int, column: Int) throws {
+    let failure = try #require(throws: JSONParser.Failure.self) {
+      try JSONParser.parse(document)
+    }
+    #expect((failure.line, failure.column) == (line, column))
+  }
+
   /// The parser reads a string eight bytes at a time up to its first quote, backslash or
   /// control character: each is found wherever it falls in a word.
   @Test(arguments: 0..<20)
@@ -93,7 +108,7 @@ struct JSONParserTests {
       Issue.record("not the stand-in: \(members[1])")
       return
     }
-    #expect((members[1].node.line, members[1].node.column) == (2, 10))
+    #expect(members[1].node.position == (2, 10))
     #expect(
       JSONParser.leadingString(
         Array(#" {"sourceLanguage": "ko", "strings": {}}"#.utf8), key: "sourceLanguage") == "ko")

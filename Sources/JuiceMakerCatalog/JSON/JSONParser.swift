@@ -58,8 +58,6 @@ package struct JSONParser {
 
   private let bytes: UnsafeBufferPointer<UInt8>
   private var offset = 0
-  private var line = 1
-  private var lineStart = 0
   private var depth = 0
   /// Whether a repeated key replaces the earlier copy rather than failing.
   private let keepsLastDuplicate: Bool
@@ -215,7 +213,6 @@ package struct JSONParser {
     }
     if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
       offset = 3
-      lineStart = 3
     }
     // Room for a token every 4 bytes and a child every 8, more than packs and catalogs
     // hold, and for every string unescaped, so that the arrays are not copied as they grow;
@@ -234,10 +231,10 @@ package struct JSONParser {
     }
   }
 
-  private var column: Int { offset - lineStart + 1 }
-
+  /// A failure here; its line and column are found once it has happened.
   private func fail(_ reason: String) -> Failure {
-    Failure(reason: reason, line: line, column: column)
+    let (line, column) = LineTable(bytes).position(of: offset)
+    return Failure(reason: reason, line: line, column: column)
   }
 
   private func describeByte() -> String {
@@ -252,12 +249,8 @@ package struct JSONParser {
   private mutating func skipWhitespace() {
     while offset < bytes.count {
       switch bytes[offset] {
-      case 0x20, 0x09, 0x0D:
+      case 0x20, 0x09, 0x0A, 0x0D:
         offset += 1
-      case 0x0A:
-        offset += 1
-        line += 1
-        lineStart = offset
       default:
         return
       }

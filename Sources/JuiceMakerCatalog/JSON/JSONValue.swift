@@ -155,13 +155,9 @@ package struct JSONNode: Sendable {
 
   /// The value.
   @inlinable package var value: JSONValue { document.value(at: index) }
-  /// The 1-based line where the value starts, found by reading the document up to it: for
-  /// a problem's message.
-  package var line: Int { position.line }
-  /// The 1-based column (in bytes) where the value starts; see ``line``.
-  package var column: Int { position.column }
-
-  private var position: (line: Int, column: Int) {
+  /// The 1-based line and column (in bytes) where the value starts, found by reading the
+  /// document: for a problem's message.
+  package var position: (line: Int, column: Int) {
     document.bytes.withUnsafeBufferPointer {
       LineTable($0).position(of: document.tokens[index].offset)
     }
