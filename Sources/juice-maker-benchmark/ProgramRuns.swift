@@ -14,19 +14,10 @@ struct ProgramRuns {
   ///   - before: Run before each start, untimed, such as emptying a cache.
   /// - Returns: Milliseconds of wall time of each timed start.
   /// - Throws: `BenchmarkError.wrongResult` when a start does not exit 0.
-  func wallTimes(_ program: String, _ arguments: [String], before: () -> Void = {})
+  func wallTimes(_ program: String, _ arguments: [String], before: @escaping () -> Void = {})
     throws(BenchmarkError) -> Samples
   {
-    var walls: [Double] = []
-    for index in 0..<(options.starts + 2) {
-      before()
-      let run = try ChildProcess.run(program, arguments)
-      guard run.status == 0 else {
-        throw .wrongResult("\(program) \(arguments.joined(separator: " ")) exited \(run.status)")
-      }
-      if index >= 2 { walls.append(run.wall.seconds * 1000) }
-    }
-    return Samples(walls)
+    try alternatingWallTimes(program, arguments, ways: [before])[0]
   }
 
   /// Starts a program `options.starts` times in each of several ways, taking the ways in
