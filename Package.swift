@@ -94,7 +94,11 @@ let package = Package(
     .testTarget(
       name: "JuiceMakerKitTests",
       // The CLI for the language it picks from its environment variable and `LANG`.
-      dependencies: ["JuiceMakerKit", "JuiceMakerCatalog", "JuiceMakerStock", "JuiceMakerCLI"],
+      // The thread placement module, for the cores a new thread runs on.
+      dependencies: [
+        "JuiceMakerKit", "JuiceMakerCatalog", "JuiceMakerStock", "JuiceMakerCLI",
+        "CThreadPlacement",
+      ],
       exclude: ["Fixtures"]),
     .testTarget(name: "JuiceMakerSQLiteTests", dependencies: ["JuiceMakerSQLite", "CSQLite"]),
     // The full-screen shop's tests hold an SQLite store's lock and restart a PostgreSQL

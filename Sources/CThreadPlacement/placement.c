@@ -28,6 +28,14 @@ void juice_allow_cores(const struct juice_cores *cores) {
   pthread_setaffinity_np(pthread_self(), sizeof allowed, &allowed);
 }
 
+int juice_current_cores(struct juice_cores *cores) {
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return 0;
+  memset(cores->bits, 0, sizeof cores->bits);
+  memcpy(cores->bits, &allowed, sizeof allowed);
+  return 1;
+}
+
 #else
 
 int juice_start_elsewhere(pthread_attr_t *attributes, struct juice_cores *cores) {
@@ -37,5 +45,10 @@ int juice_start_elsewhere(pthread_attr_t *attributes, struct juice_cores *cores)
 }
 
 void juice_allow_cores(const struct juice_cores *cores) { (void)cores; }
+
+int juice_current_cores(struct juice_cores *cores) {
+  (void)cores;
+  return 0;
+}
 
 #endif

@@ -16,4 +16,7 @@ int juice_start_elsewhere(pthread_attr_t *attributes, struct juice_cores *cores)
 /// Lets the calling thread run on `cores` again.
 void juice_allow_cores(const struct juice_cores *cores);
 
+/// Puts in `cores` the cores the calling thread may run on: 1 when the system says, else 0.
+int juice_current_cores(struct juice_cores *cores);
+
 #endif
