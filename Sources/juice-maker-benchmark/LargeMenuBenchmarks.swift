@@ -81,21 +81,14 @@ struct LargeMenuBenchmarks {
       let cold = "large.\(name)_cold"
       // A start with a full cache and one with an empty cache are taken in turn, so their
       // ratio compares starts under the same load.
-      switch (options.wants(warm), options.wants(cold)) {
-      case (true, true):
-        let walls = try runs.alternatingWallTimes(program, arguments, ways: [{}, emptyCache])
-        report.record(Figure(warm, .milliseconds, walls[0], goal: .atMost(Self.wallGoal)))
-        report.record(Figure(cold, .milliseconds, walls[1]))
-      case (true, false):
-        report.record(
-          Figure(
-            warm, .milliseconds, try runs.wallTimes(program, arguments),
-            goal: .atMost(Self.wallGoal)))
-      case (false, true):
-        report.record(
-          Figure(cold, .milliseconds, try runs.wallTimes(program, arguments, before: emptyCache)))
-      case (false, false):
-        break
+      var ways: [(figure: String, before: () -> Void, goal: Figure.Goal?)] = []
+      if options.wants(warm) { ways.append((warm, {}, .atMost(Self.wallGoal))) }
+      if options.wants(cold) { ways.append((cold, emptyCache, nil)) }
+      if !ways.isEmpty {
+        let walls = try runs.alternatingWallTimes(program, arguments, ways: ways.map(\.before))
+        for (way, samples) in zip(ways, walls) {
+          report.record(Figure(way.figure, .milliseconds, samples, goal: way.goal))
+        }
       }
       if options.wants(cold) {
         report.recordRatio(

@@ -9,8 +9,9 @@ struct juice_cores {
 };
 
 /// Sets `attributes` so that a thread made with them starts on another core than the
-/// calling thread's, and keeps in `cores` the cores the calling thread may run on: 1 when
-/// it did, 0 when the system cannot or has no other core (the attributes are unchanged).
+/// calling thread's, and puts in `cores` the cores the calling thread may run on, as
+/// `juice_current_cores` does: 1 when it did, 0 when the system cannot or has no other core
+/// (the attributes are then unchanged).
 int juice_start_elsewhere(pthread_attr_t *attributes, struct juice_cores *cores);
 
 /// Lets the calling thread run on `cores` again.
